@@ -1,0 +1,1 @@
+# Build rules for guest-tests/ (included by the top-level Makefile).

@@ -1,0 +1,1 @@
+# Build rules for matrix/ (included by the top-level Makefile).

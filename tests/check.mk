@@ -1,0 +1,1 @@
+# Test targets (included by the top-level Makefile).

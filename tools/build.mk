@@ -1,0 +1,1 @@
+# Build rules for tools/ (included by the top-level Makefile).
