@@ -1,1 +1,28 @@
-# Build rules for matrix/ (included by the top-level Makefile).
+# kmatrix: every matrix/*.c is part of the tool; main.c holds only main().
+# Unit tests are matrix/tests/test_*.c, each linked with the tool's objects
+# except main.o, and run by check-unit.
+
+KM_SRCS := $(wildcard matrix/*.c)
+KM_OBJS := $(patsubst matrix/%.c,$(B)/matrix/%.o,$(KM_SRCS))
+KM_LIBOBJS := $(filter-out $(B)/matrix/main.o,$(KM_OBJS))
+KM_TESTS := $(patsubst matrix/tests/%.c,$(B)/tests/%,$(wildcard matrix/tests/test_*.c))
+
+all: $(B)/kmatrix
+
+$(B)/matrix/%.o: matrix/%.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -MMD -MP -c -o $@ $<
+
+$(B)/kmatrix: $(KM_OBJS)
+	$(HOST_CC) -o $@ $^ $(PKG_LIBS)
+
+$(B)/tests/test_%: matrix/tests/test_%.c $(KM_LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -o $@ $^ $(PKG_LIBS) -lcmocka
+
+.PHONY: check-matrix-unit
+check-unit: check-matrix-unit
+check-matrix-unit: $(KM_TESTS)
+	@set -e; for t in $^; do echo "== $$t"; (cd matrix/tests && ../../$$t); done
+
+-include $(KM_OBJS:.o=.d)
