@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Where kmatrix keeps trees, build directories, ccache and results. */
+#ifndef KMATRIX_CACHE_H
+#define KMATRIX_CACHE_H
+
+#include <glib.h>
+
+/*
+ * The cache directory: @opt (from --cache) if set, else $KMATRIX_CACHE, else
+ * $XDG_CACHE_HOME/kmatrix, else ~/.cache/kmatrix.  Newly allocated.
+ */
+char *cache_dir(const char *opt);
+
+/* <cache>/results unless @opt (from --results) is set.  Newly allocated. */
+char *cache_results_dir(const char *cache, const char *opt);
+
+/*
+ * The project repository's top directory (where matrix/matrix.conf lives):
+ * $KMATRIX_TOP, else found from the running binary (build/kmatrix).
+ */
+char *cache_project_top(void);
+
+/*
+ * Refuse a path inside the project repository, so that a kernel tree or a
+ * build directory can never be committed by accident.
+ */
+gboolean cache_path_allowed(const char *path, const char *top, GError **err);
+
+#endif
