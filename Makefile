@@ -13,6 +13,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 .PHONY: all setup matrix check check-unit clean
 all:
 
+KMATRIX := $(B)/kmatrix
+REPORT_DIR := $(B)/report
+
 include matrix/build.mk
 include guest-tests/build.mk
 include tools/build.mk
@@ -21,6 +24,18 @@ include tests/check.mk
 # All set-up through apt; idempotent, prints what it installs.
 setup:
 	tools/setup-host
+
+# The full matrix, then its report in every format; the exit status is the
+# run's (0: every cell met its expectation), the reports are written anyway.
+matrix: setup all
+	@mkdir -p $(REPORT_DIR)
+	@rc=0; $(KMATRIX) run $(KMATRIX_ARGS) || rc=$$?; \
+	$(KMATRIX) report --format md -o $(REPORT_DIR)/report.md || rc=2; \
+	$(KMATRIX) report --format html -o $(REPORT_DIR)/report.html || rc=2; \
+	$(KMATRIX) report --format junit -o $(REPORT_DIR)/junit.xml || rc=2; \
+	$(KMATRIX) report --format json -o $(REPORT_DIR)/report.json || rc=2; \
+	echo "report: $(REPORT_DIR)/report.md (also .html, .json, junit.xml)"; \
+	exit $$rc
 
 clean:
 	rm -rf $(B)
