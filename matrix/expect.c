@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Expectations (series/expectations, GKeyFile; matrix/DESIGN.md):
+ * [groups] name=glob;...  and per step [step <id>] with fail, skip and pass
+ * glob lists that may reference groups as @name.  A test's expected outcome
+ * is the first of fail, skip, pass with a matching pattern.
+ *
+ * GKeyFile does not report line numbers, so a small scan of the file
+ * records where every group and key is, and finds syntax errors by line.
+ */
+#include <string.h>
+
+#include "expect.h"
+
+#define EXPECT_MAX_NESTING 16
+
+enum { K_FAIL, K_SKIP, K_PASS, K_N };
+static const char *const key_names[K_N] = { "fail", "skip", "pass" };
+static const enum expect_outcome key_outcome[K_N] = {
+	EXPECT_FAIL, EXPECT_SKIP, EXPECT_PASS
+};
+
+struct step_expect {
+	GPtrArray *specs[K_N];	/* GPatternSpec * */
+	GPtrArray *literals[K_N]; /* char *: patterns without wildcards */
+};
+
+struct expectations {
+	char *path;
+	GHashTable *steps;	/* step id -> struct step_expect * */
+};
+
+struct loader {
+	const char *path;
+	GKeyFile *kf;
+	GHashTable *lines;	/* "group" or "group\nkey" -> line number */
+};
+
+static void step_free(struct step_expect *s)
+{
+	for (int k = 0; k < K_N; k++) {
+		g_ptr_array_free(s->specs[k], TRUE);
+		g_ptr_array_free(s->literals[k], TRUE);
+	}
+	g_free(s);
+}
+
+static int line_of(const struct loader *ld, const char *group,
+		   const char *key)
+{
+	char *k = key ? g_strdup_printf("%s\n%s", group, key) :
+			g_strdup(group);
+	int n = GPOINTER_TO_INT(g_hash_table_lookup(ld->lines, k));
+
+	g_free(k);
+	return n;
+}
+
+static gboolean fail_at(const struct loader *ld, int line, GError **err,
+			const char *fmt, ...) G_GNUC_PRINTF(4, 5);
+
+static gboolean fail_at(const struct loader *ld, int line, GError **err,
+			const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		g_set_error(err, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
+			    "%s:%d: %s", ld->path, line, msg);
+	else
+		g_set_error(err, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_PARSE,
+			    "%s: %s", ld->path, msg);
+	g_free(msg);
+	return FALSE;
+}
+
+/* "group\nkey" for the key of line @l, whose '=' is at @eq. */
+static char *group_key(const char *group, const char *l, const char *eq)
+{
+	char *key = g_strndup(l, eq - l);
+	char *gk = g_strdup_printf("%s\n%s", group, g_strstrip(key));
+
+	g_free(key);
+	return gk;
+}
+
+/* Record the line of every group and key; reject lines GKeyFile would. */
+static gboolean scan_lines(struct loader *ld, const char *text, GError **err)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	char *group = NULL;
+	gboolean ok = TRUE;
+
+	for (int i = 0; lines[i] && ok; i++) {
+		char *l = g_strstrip(lines[i]);
+		char *eq;
+
+		if (!*l || *l == '#')
+			continue;
+		if (*l == '[' && l[strlen(l) - 1] == ']') {
+			g_free(group);
+			group = g_strndup(l + 1, strlen(l) - 2);
+			g_hash_table_insert(ld->lines, g_strdup(group),
+					    GINT_TO_POINTER(i + 1));
+			continue;
+		}
+		eq = strchr(l, '=');
+		if (!eq || eq == l)
+			ok = fail_at(ld, i + 1, err,
+				     "not a [group], key=value or comment: '%s'", l);
+		else if (!group)
+			ok = fail_at(ld, i + 1, err, "key before the first [group]");
+		else
+			g_hash_table_insert(ld->lines, group_key(group, l, eq),
+					    GINT_TO_POINTER(i + 1));
+	}
+	g_free(group);
+	g_strfreev(lines);
+	return ok;
+}
+
+static gboolean add_patterns(const struct loader *ld, struct step_expect *s,
+			     int k, const char *group, const char *key,
+			     int nesting, GError **err);
+
+/* Add one pattern of @group/@key (expanding @refs) to @s's list @k. */
+static gboolean add_pattern(const struct loader *ld, struct step_expect *s,
+			    int k, const char *group, const char *key,
+			    const char *pat, int nesting, GError **err)
+{
+	if (pat[0] != '@') {
+		g_ptr_array_add(s->specs[k], g_pattern_spec_new(pat));
+		if (!strpbrk(pat, "*?"))
+			g_ptr_array_add(s->literals[k], g_strdup(pat));
+		return TRUE;
+	}
+	if (!g_key_file_has_key(ld->kf, "groups", pat + 1, NULL))
+		return fail_at(ld, line_of(ld, group, key), err,
+			       "[%s] %s: unknown group %s (no %s= in [groups])",
+			       group, key, pat, pat + 1);
+	if (nesting >= EXPECT_MAX_NESTING)
+		return fail_at(ld, line_of(ld, "groups", pat + 1), err,
+			       "[groups] %s: references loop", pat + 1);
+	return add_patterns(ld, s, k, "groups", pat + 1, nesting + 1, err);
+}
+
+static gboolean add_patterns(const struct loader *ld, struct step_expect *s,
+			     int k, const char *group, const char *key,
+			     int nesting, GError **err)
+{
+	char **pats = g_key_file_get_string_list(ld->kf, group, key, NULL,
+						 NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; pats && pats[i] && ok; i++) {
+		char *p = g_strstrip(pats[i]);
+
+		if (*p)
+			ok = add_pattern(ld, s, k, group, key, p, nesting, err);
+	}
+	g_strfreev(pats);
+	return ok;
+}
+
+static struct step_expect *step_new(void)
+{
+	struct step_expect *s = g_new0(struct step_expect, 1);
+
+	for (int k = 0; k < K_N; k++) {
+		s->specs[k] = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)g_pattern_spec_free);
+		s->literals[k] = g_ptr_array_new_with_free_func(g_free);
+	}
+	return s;
+}
+
+static struct step_expect *load_step(const struct loader *ld,
+				     const char *group, GError **err)
+{
+	struct step_expect *s = step_new();
+	char **keys = g_key_file_get_keys(ld->kf, group, NULL, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; keys && keys[i] && ok; i++) {
+		int k;
+
+		for (k = 0; k < K_N; k++)
+			if (!strcmp(keys[i], key_names[k]))
+				break;
+		if (k == K_N)
+			ok = fail_at(ld, line_of(ld, group, keys[i]), err,
+				     "[%s]: unknown key '%s' (fail, skip, pass)",
+				     group, keys[i]);
+		else
+			ok = add_patterns(ld, s, k, group, keys[i], 0, err);
+	}
+	g_strfreev(keys);
+	if (!ok) {
+		step_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Every @ref in [groups] must resolve, even one no step uses. */
+static gboolean check_groups(const struct loader *ld, GError **err)
+{
+	char **keys = g_key_file_get_keys(ld->kf, "groups", NULL, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; keys && keys[i] && ok; i++) {
+		struct step_expect *s = step_new();
+
+		ok = add_patterns(ld, s, K_PASS, "groups", keys[i], 0, err);
+		step_free(s);
+	}
+	g_strfreev(keys);
+	return ok;
+}
+
+static gboolean load_groups(struct expectations *e, const struct loader *ld,
+			    GError **err)
+{
+	char **groups = g_key_file_get_groups(ld->kf, NULL);
+	gboolean ok = TRUE;
+
+	if (g_key_file_has_group(ld->kf, "groups"))
+		ok = check_groups(ld, err);
+	for (int i = 0; groups[i] && ok; i++) {
+		const char *g = groups[i];
+		struct step_expect *s;
+
+		if (!strcmp(g, "groups"))
+			continue;
+		if (!g_str_has_prefix(g, "step ") || !g[5])
+			ok = fail_at(ld, line_of(ld, g, NULL), err,
+				     "unknown group [%s] ([groups] or [step <id>])", g);
+		else if (!(s = load_step(ld, g, err)))
+			ok = FALSE;
+		else
+			g_hash_table_insert(e->steps, g_strdup(g + 5), s);
+	}
+	g_strfreev(groups);
+	return ok;
+}
+
+struct expectations *expect_load(const char *path, GError **err)
+{
+	struct expectations *e = g_new0(struct expectations, 1);
+	struct loader ld = { .path = path };
+	GError *kerr = NULL;
+	char *text = NULL;
+	gboolean ok;
+
+	e->path = g_strdup(path);
+	e->steps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					 (GDestroyNotify)step_free);
+	ld.kf = g_key_file_new();
+	ld.lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ok = g_file_get_contents(path, &text, NULL, &kerr);
+	if (!ok)
+		fail_at(&ld, 0, err, "%s", kerr->message);
+	else
+		ok = scan_lines(&ld, text, err);
+	if (ok && !g_key_file_load_from_data(ld.kf, text, -1,
+					     G_KEY_FILE_NONE, &kerr))
+		ok = fail_at(&ld, 0, err, "%s", kerr->message);
+	if (ok)
+		ok = load_groups(e, &ld, err);
+	if (ok && !g_hash_table_size(e->steps))
+		ok = fail_at(&ld, 0, err, "no [step <id>] group");
+	g_clear_error(&kerr);
+	g_free(text);
+	g_key_file_free(ld.kf);
+	g_hash_table_destroy(ld.lines);
+	if (!ok) {
+		expect_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void expect_free(struct expectations *e)
+{
+	if (!e)
+		return;
+	g_hash_table_destroy(e->steps);
+	g_free(e->path);
+	g_free(e);
+}
+
+bool expect_has_step(const struct expectations *e, const char *step)
+{
+	return g_hash_table_contains(e->steps, step);
+}
+
+enum expect_outcome expect_lookup(const struct expectations *e,
+				  const char *step, const char *test)
+{
+	struct step_expect *s = g_hash_table_lookup(e->steps, step);
+
+	if (!s)
+		return EXPECT_NONE;
+	for (int k = 0; k < K_N; k++)
+		for (guint i = 0; i < s->specs[k]->len; i++)
+			if (g_pattern_spec_match_string(s->specs[k]->pdata[i],
+							test))
+				return key_outcome[k];
+	return EXPECT_NONE;
+}
+
+static const char *outcome_name(enum expect_outcome o)
+{
+	switch (o) {
+	case EXPECT_PASS:
+		return "pass";
+	case EXPECT_FAIL:
+		return "fail";
+	case EXPECT_SKIP:
+		return "skip";
+	default:
+		return "none";
+	}
+}
+
+static const char *result_name(enum ktap_result r)
+{
+	return r == KTAP_OK ? "ok" : r == KTAP_NOT_OK ? "not ok" : "skip";
+}
+
+static enum expect_outcome actual_outcome(enum ktap_result r)
+{
+	return r == KTAP_OK ? EXPECT_PASS :
+	       r == KTAP_NOT_OK ? EXPECT_FAIL : EXPECT_SKIP;
+}
+
+struct tally {
+	bool failed;		/* -> test-failed */
+	bool unexpected;	/* -> unexpected-pass */
+};
+
+static void judge_case(const struct expectations *e, const char *step,
+		       const struct ktap_case *c, struct judged_case *jc,
+		       struct judgement *out, struct tally *t)
+{
+	enum expect_outcome got = actual_outcome(c->result);
+
+	jc->c = c;
+	jc->expected = expect_lookup(e, step, c->name);
+	jc->met = jc->expected == got;
+	if (jc->met)
+		return;
+	if (jc->expected == EXPECT_NONE) {
+		t->failed = true;
+		g_ptr_array_add(out->evidence,
+				g_strdup_printf("%s: no expectation matches it at step %s",
+						c->name, step));
+		return;
+	}
+	/* a pass where failure or a skip was expected is the feature leaking */
+	if (got == EXPECT_PASS)
+		t->unexpected = true;
+	else
+		t->failed = true;
+	g_ptr_array_add(out->evidence,
+			g_strdup_printf("%s: expected %s, got %s%s%s", c->name,
+					outcome_name(jc->expected),
+					result_name(c->result),
+					c->directive ? " # " : "",
+					c->directive ? c->directive : ""));
+}
+
+static bool reported(const struct ktap_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].name, name))
+			return true;
+	return false;
+}
+
+/* Tests the expectations name literally but the output lacks. */
+static void judge_missing(const struct step_expect *s,
+			  const struct ktap_report *r, struct judgement *out,
+			  struct tally *t)
+{
+	for (int k = 0; k < K_N; k++)
+		for (guint i = 0; i < s->literals[k]->len; i++) {
+			const char *name = s->literals[k]->pdata[i];
+
+			if (reported(r, name))
+				continue;
+			t->failed = true;
+			g_ptr_array_add(out->evidence,
+					g_strdup_printf("%s: missing (expected %s)",
+							name, key_names[k]));
+		}
+}
+
+int expect_judge(const struct expectations *e, const char *step,
+		 const struct ktap_report *r, struct judgement *out)
+{
+	const struct step_expect *s = g_hash_table_lookup(e->steps, step);
+	struct tally t = { 0 };
+
+	memset(out, 0, sizeof(*out));
+	out->evidence = g_ptr_array_new_with_free_func(g_free);
+	out->verdict = "test-failed";
+	if (!s) {
+		g_ptr_array_add(out->evidence,
+				g_strdup_printf("%s: no [step %s] group", e->path,
+						step));
+		return -1;
+	}
+	if (!r->found || !r->complete) {
+		t.failed = true;
+		g_ptr_array_add(out->evidence,
+				g_strdup_printf("KTAP: %s", r->error ? r->error :
+						"incomplete output"));
+	}
+	out->ncases = r->ncases;
+	out->cases = g_new0(struct judged_case, r->ncases ? r->ncases : 1);
+	for (size_t i = 0; i < r->ncases; i++)
+		judge_case(e, step, &r->cases[i], &out->cases[i], out, &t);
+	judge_missing(s, r, out, &t);
+	out->met = !t.failed && !t.unexpected;
+	out->verdict = t.failed ? "test-failed" :
+		       t.unexpected ? "unexpected-pass" : "pass";
+	return 0;
+}
+
+void judgement_free(struct judgement *j)
+{
+	g_free(j->cases);
+	if (j->evidence)
+		g_ptr_array_free(j->evidence, TRUE);
+	memset(j, 0, sizeof(*j));
+}
