@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "key.h"
+#include "run.h"
+#include "tree.h"
+
+#define APPLY_ERROR g_quark_from_static_string("kmatrix-apply")
+#define EVIDENCE_LINES 40
+
+static struct step *step_new(const char *id, const char *patch)
+{
+	struct step *s = g_new0(struct step, 1);
+
+	s->id = g_strdup(id);
+	s->patch = g_strdup(patch);
+	s->evidence = g_ptr_array_new_with_free_func(g_free);
+	return s;
+}
+
+void step_free(struct step *s)
+{
+	g_free(s->id);
+	g_free(s->patch);
+	g_free(s->commit);
+	g_free(s->tree);
+	g_free(s->subject);
+	g_free(s->failure);
+	g_ptr_array_free(s->evidence, TRUE);
+	g_free(s);
+}
+
+/* The baseline directory holds exactly one format-patch file. */
+static struct step *baseline_step(const struct version_conf *v)
+{
+	GDir *d = g_dir_open(v->baseline, 0, NULL);
+	GPtrArray *found = g_ptr_array_new_with_free_func(g_free);
+	struct step *s;
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d)))
+		if (g_str_has_suffix(n, ".patch"))
+			g_ptr_array_add(found, g_build_filename(v->baseline, n, NULL));
+	if (d)
+		g_dir_close(d);
+	s = step_new("baseline", found->len == 1 ? found->pdata[0] : NULL);
+	if (found->len != 1)
+		s->failure = g_strdup_printf("%s holds %u patch files, expected exactly one",
+					     v->baseline, found->len);
+	g_ptr_array_free(found, TRUE);
+	return s;
+}
+
+static gboolean parse_order_line(GPtrArray *steps, const char *series,
+				 const char *path, int lineno, char *line,
+				 GError **err)
+{
+	char **f = g_regex_split_simple("\\s+", g_strstrip(line), 0, 0);
+	gboolean ok = g_strv_length(f) == 2 && *f[0] && *f[1];
+
+	if (!ok)
+		g_set_error(err, APPLY_ERROR, 1, "%s:%d: expected 'step-id patch-file': %s",
+			    path, lineno, line);
+	for (guint i = 0; ok && i < steps->len; i++) {
+		struct step *s = steps->pdata[i];
+
+		if (!strcmp(s->id, f[0])) {
+			g_set_error(err, APPLY_ERROR, 1, "%s:%d: duplicate step id '%s'",
+				    path, lineno, f[0]);
+			ok = FALSE;
+		}
+	}
+	if (ok) {
+		char *p = g_build_filename(series, f[1], NULL);
+		struct step *s = step_new(f[0], p);
+
+		if (!g_file_test(p, G_FILE_TEST_IS_REGULAR))
+			s->failure = g_strdup_printf("%s:%d: %s does not exist", path, lineno, p);
+		g_ptr_array_add(steps, s);
+		g_free(p);
+	}
+	g_strfreev(f);
+	return ok;
+}
+
+static gboolean read_order(GPtrArray *steps, const char *series, GError **err)
+{
+	char *path = g_build_filename(series, "order", NULL);
+	char *text = NULL, **lines;
+	gboolean ok = TRUE;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL)) {
+		/* A version without its series yet still has stock and baseline cells. */
+		g_printerr("kmatrix: warning: %s is missing: only stock and baseline run\n", path);
+		g_free(path);
+		return TRUE;
+	}
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i] && ok; i++) {
+		char *l = g_strstrip(lines[i]);
+
+		if (*l && *l != '#')
+			ok = parse_order_line(steps, series, path, i + 1, l, err);
+	}
+	g_strfreev(lines);
+	g_free(text);
+	g_free(path);
+	return ok;
+}
+
+GPtrArray *apply_plan(const struct version_conf *v, GError **err)
+{
+	GPtrArray *steps = g_ptr_array_new_with_free_func((GDestroyNotify)step_free);
+
+	g_ptr_array_add(steps, step_new("stock", NULL));
+	g_ptr_array_add(steps, baseline_step(v));
+	if (!read_order(steps, v->series, err)) {
+		g_ptr_array_free(steps, TRUE);
+		return NULL;
+	}
+	for (guint i = 0; i < steps->len; i++)
+		((struct step *)steps->pdata[i])->index = i;
+	return steps;
+}
+
+/* Remember which patch produced which commit, so an unchanged step is kept. */
+static char *state_path(const char *tree)
+{
+	return g_build_filename(tree, ".git", "kmatrix-steps", NULL);
+}
+
+static gboolean step_still_valid(GKeyFile *st, const char *tree, struct step *s,
+				 const char *parent, const char *sha)
+{
+	char *group = g_strdup_printf("step %s", s->id);
+	char *was_parent = g_key_file_get_string(st, group, "parent", NULL);
+	char *was_patch = g_key_file_get_string(st, group, "patch", NULL);
+	char *was_commit = g_key_file_get_string(st, group, "commit", NULL);
+	char *tag = g_strdup_printf("step/%s^{commit}", s->id);
+	char *now = tree_git(tree, "rev-parse", "-q", "--verify", tag, NULL);
+	gboolean ok = was_parent && was_patch && was_commit && now &&
+		      !strcmp(was_parent, parent) && !strcmp(was_patch, sha) &&
+		      !strcmp(was_commit, now);
+
+	g_free(group);
+	g_free(was_parent);
+	g_free(was_patch);
+	g_free(was_commit);
+	g_free(tag);
+	g_free(now);
+	return ok;
+}
+
+static void add_lines(GPtrArray *ev, const char *text, const char *from, int max)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	gboolean on = from == NULL;
+	int n = 0;
+
+	for (int i = 0; lines[i] && n < max; i++) {
+		if (!on && strstr(lines[i], from))
+			on = TRUE;
+		if (on && *lines[i]) {
+			g_ptr_array_add(ev, g_strdup(lines[i]));
+			n++;
+		}
+	}
+	g_strfreev(lines);
+}
+
+/* git am says which file failed; git apply -v shows the hunk it looked for. */
+static void failing_hunk(struct step *s, const char *tree, const char *log)
+{
+	char *argv[] = { "git", "apply", "--check", "-v", s->patch, NULL };
+	struct child c = { .argv = argv, .cwd = tree, .log = log };
+	char *text = NULL;
+
+	run_command(&c);
+	if (g_file_get_contents(log, &text, NULL, NULL)) {
+		add_lines(s->evidence, text, "error:", EVIDENCE_LINES);
+		if (!s->evidence->len)
+			add_lines(s->evidence, text, NULL, EVIDENCE_LINES);
+	}
+	g_free(text);
+}
+
+static int git_am(struct step *s, const char *tree, const char *parent,
+		  const char *log)
+{
+	char *co[] = { "git", "checkout", "-q", "-f", "-B", "matrix", (char *)parent, NULL };
+	char *am[] = { "git", "-c", "user.name=kmatrix", "-c", "user.email=kmatrix@invalid",
+		       "-c", "commit.gpgsign=false", "am", "-q",
+		       "--committer-date-is-author-date", s->patch, NULL };
+	char *abort_am[] = { "git", "am", "--abort", NULL };
+	struct child c = { .argv = co, .cwd = tree, .log = log };
+	char *base;
+
+	if (run_command(&c) != 0)
+		return -1;
+	c.argv = am;
+	if (run_command(&c) == 0)
+		return 0;
+	if (c.interrupted || c.status < 0)
+		return -1;
+	base = g_path_get_basename(s->patch);
+	s->failure = g_strdup_printf("%s does not apply", base);
+	g_free(base);
+	failing_hunk(s, tree, log);
+	c.argv = abort_am;
+	run_command(&c);
+	return 1;
+}
+
+static gboolean record(GKeyFile *st, const char *tree, struct step *s,
+		       const char *parent, const char *sha)
+{
+	char *group = g_strdup_printf("step %s", s->id);
+	char *tag = g_strdup_printf("step/%s", s->id);
+	char *head = tree_git(tree, "rev-parse", "HEAD", NULL);
+	char *out = head ? tree_git(tree, "tag", "-f", tag, head, NULL) : NULL;
+
+	g_key_file_set_string(st, group, "parent", parent);
+	g_key_file_set_string(st, group, "patch", sha);
+	g_key_file_set_string(st, group, "commit", head ? head : "");
+	g_free(group);
+	g_free(tag);
+	g_free(head);
+	g_free(out);
+	return out != NULL;
+}
+
+static void describe(struct step *s, const char *tree, const char *rev)
+{
+	char *t = g_strconcat(rev, "^{tree}", NULL);
+
+	s->commit = tree_git(tree, "rev-parse", rev, NULL);
+	s->tree = tree_git(tree, "rev-parse", "--verify", "-q", t, NULL);
+	g_free(t);
+	s->subject = tree_git(tree, "log", "-1", "--format=%s", rev, NULL);
+}
+
+/* A later step cannot run when an earlier one did not apply. */
+static void blocked(struct step *s, const struct step *by)
+{
+	g_free(s->failure);
+	g_ptr_array_set_size(s->evidence, 0);
+	s->failure = g_strdup_printf("earlier step %s did not apply", by->id);
+	g_ptr_array_add(s->evidence, g_strdup_printf("step %s: %s", by->id, by->failure));
+}
+
+static char *base_commit(const char *patch)
+{
+	char *dir = g_path_get_dirname(patch);
+	char *cover = g_build_filename(dir, "0000-cover-letter.patch", NULL);
+	const char *files[] = { cover, patch };
+	char *found = NULL;
+
+	for (int i = 0; i < 2 && !found; i++) {
+		char *text = NULL;
+		GMatchInfo *m = NULL;
+		GRegex *re = g_regex_new("^base-commit: ([0-9a-f]{40})", G_REGEX_MULTILINE, 0, NULL);
+
+		if (g_file_get_contents(files[i], &text, NULL, NULL) &&
+		    g_regex_match(re, text, 0, &m))
+			found = g_match_info_fetch(m, 1);
+		if (m)
+			g_match_info_free(m);
+		g_regex_unref(re);
+		g_free(text);
+	}
+	g_free(cover);
+	g_free(dir);
+	return found;
+}
+
+/*
+ * A series' base-commit must be the baseline it is applied on.  The
+ * canonical series, shared by several versions, names the base of one of
+ * them: an id this tree does not have is that other version's, not an error.
+ */
+static gboolean check_base(struct step *s, const char *tree, const char *top,
+			   const char *baseline)
+{
+	char *base = base_commit(s->patch);
+	char *canon = g_build_filename(top, "series", NULL);
+	char *dir = g_path_get_dirname(s->patch);
+	char *obj = base ? g_strconcat(base, "^{commit}", NULL) : NULL;
+	char *here = obj ? tree_git(tree, "rev-parse", "-q", "--verify", obj, NULL) : NULL;
+	gboolean strict = strcmp(canon, dir) != 0 || here;
+	gboolean ok = !base || !strict || !strcmp(base, baseline);
+
+	if (!ok) {
+		s->failure = g_strdup_printf("series base-commit %.12s is not the baseline %.12s",
+					     base, baseline);
+		g_ptr_array_add(s->evidence, g_strdup_printf("base-commit: %s (in %s)", base, dir));
+		g_ptr_array_add(s->evidence, g_strdup_printf("step/baseline: %s", baseline));
+	}
+	g_free(base);
+	g_free(canon);
+	g_free(dir);
+	g_free(obj);
+	g_free(here);
+	return ok;
+}
+
+/* A step that no longer applies must not leave a stale tag for bisect or reports. */
+static void forget(GKeyFile *st, const char *tree, struct step *s)
+{
+	char *group = g_strdup_printf("step %s", s->id);
+	char *tag = g_strdup_printf("step/%s", s->id);
+
+	g_key_file_remove_group(st, group, NULL);
+	g_free(tree_git(tree, "tag", "-d", tag, NULL));
+	g_free(group);
+	g_free(tag);
+}
+
+/* 1: applied or kept, 0: did not apply, -1: git failed. */
+static int apply_one(GKeyFile *st, const char *tree, const char *top, struct step *s,
+		     const char *parent, gboolean *dirty, const char *logdir)
+{
+	char *sha = key_file_sha256(s->patch);
+	char *log = g_strdup_printf("%s/%s.apply.log", logdir, s->id);
+	gint64 t0 = g_get_monotonic_time();
+	int rc = 1;
+
+	unlink(log);
+	if (s->index == 2 && !check_base(s, tree, top, parent)) {
+		rc = 0;
+	} else if (*dirty || !step_still_valid(st, tree, s, parent, sha)) {
+		/* Once one step is re-applied, every later one must be too. */
+		*dirty = TRUE;
+		rc = git_am(s, tree, parent, log);
+		rc = rc < 0 ? -1 : rc == 0 ? (record(st, tree, s, parent, sha) ? 1 : -1) : 0;
+	}
+	s->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	g_free(sha);
+	g_free(log);
+	return rc;
+}
+
+int apply_steps(const char *tree, const char *top, GPtrArray *steps,
+		const char *logdir)
+{
+	char *path = state_path(tree);
+	GKeyFile *st = g_key_file_new();
+	struct step *prev = steps->pdata[0], *bad = NULL;
+	gboolean dirty = FALSE;
+	int rc = 0;
+
+	g_mkdir_with_parents(logdir, 0755);
+	g_key_file_load_from_file(st, path, G_KEY_FILE_NONE, NULL);
+	describe(prev, tree, "stock");
+	for (guint i = 1; i < steps->len && rc == 0; i++) {
+		struct step *s = steps->pdata[i];
+		char *tag = g_strdup_printf("step/%s", s->id);
+		int r;
+
+		if (bad || s->failure) {
+			if (bad)
+				blocked(s, bad);
+			bad = bad ? bad : s;
+			forget(st, tree, s);
+			g_free(tag);
+			continue;
+		}
+		r = apply_one(st, tree, top, s, prev->commit, &dirty, logdir);
+		if (r < 0)
+			rc = -1;
+		else if (r == 0) {
+			bad = s;
+			forget(st, tree, s);
+		} else
+			describe(s, tree, tag);
+		prev = r > 0 ? s : prev;
+		g_free(tag);
+	}
+	if (!g_key_file_save_to_file(st, path, NULL))
+		rc = -1;
+	g_key_file_free(st);
+	g_free(path);
+	return rc;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Steps of a version: stock, the baseline, then the series' patches in
+ * `order`, applied with git am on branch `matrix` and tagged step/<id>.
+ */
+#ifndef KMATRIX_APPLY_H
+#define KMATRIX_APPLY_H
+
+#include <glib.h>
+#include "conf.h"
+
+struct step {
+	char *id;
+	int index;
+	char *patch;		/* absolute; NULL for stock */
+	char *commit;		/* NULL when it did not apply */
+	char *tree;
+	char *subject;
+	char *failure;		/* summary when it did not apply */
+	GPtrArray *evidence;	/* char *: the failing hunk, ... */
+	double seconds;		/* time spent applying */
+};
+
+/*
+ * The version's steps from its baseline directory and series `order`.
+ * Returns NULL with @err (file:line) on a malformed order file.
+ */
+GPtrArray *apply_plan(const struct version_conf *v, GError **err);
+/*
+ * Bring tags step/<id> up to date in @tree (re-applying only from the first
+ * step whose patch or parent changed) and fill in each step's commit or
+ * failure.  @logdir receives <step>.apply.log.  Returns 0, or -1 if git
+ * itself failed (infra-error).
+ */
+int apply_steps(const char *tree, const char *top, GPtrArray *steps,
+		const char *logdir);
+void step_free(struct step *s);
+
+#endif

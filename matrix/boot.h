@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Boot: the cell's kernel and the arch's initramfs under QEMU with a time
+ * limit, the serial console captured to <step>.console.log, and the log
+ * classified (panic, no init, no output, hang) before the tests are judged.
+ * A boot runs in the background so the next build can overlap it.
+ */
+#ifndef KMATRIX_BOOT_H
+#define KMATRIX_BOOT_H
+
+#include "cell.h"
+#include "expect.h"
+#include "run.h"
+
+struct boot {
+	struct cell *cell;
+	struct child ch;
+	char **argv;
+	char *log;
+	const char *accel;
+	gint64 last_check;
+	gint64 done_seen;
+	bool active;
+};
+
+/* QEMU's argv for the cell without the accelerator (what the key covers). */
+char **boot_qemu_argv(const struct cell *c, const char *initramfs);
+/* "kvm" when a real tiny boot under KVM reaches init, else "tcg". */
+const char *boot_accel(const struct cell *c, const char *initramfs);
+int boot_start(struct cell *c, struct boot *b, const char *accel);
+/* Wait for the boot, classify it and judge the tests; sets c->out. */
+void boot_finish(struct boot *b, const struct expectations *exp);
+
+/* Classify a finished boot's console text; false when the tests may be judged. */
+bool boot_classify(const char *text, const struct child *ch, struct outcome *o);
+/* Judge the KTAP in @text for @step into @r (tests, ktap) and @o. */
+void test_judge(const char *text, const struct expectations *exp, const char *step,
+		json_t *r, struct outcome *o);
+
+#endif

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build: one incremental make in the version x arch build directory.  The
+ * evidence of a failure is the compiler's own error lines.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "cell.h"
+#include "run.h"
+
+#define ERROR_LINES 30
+
+static bool is_error_line(const char *l)
+{
+	return strstr(l, "error:") || strstr(l, "Error ") ||
+	       strstr(l, "undefined reference") || strstr(l, "fatal:");
+}
+
+/* The host failed us rather than the kernel: say so, not build-failed. */
+static const char *infra_cause(const char *text)
+{
+	if (strstr(text, "No space left on device"))
+		return "no space left on device";
+	if (strstr(text, "kmatrix: cannot run"))
+		return "a tool is missing";
+	if (strstr(text, "Cannot allocate memory"))
+		return "out of memory";
+	return NULL;
+}
+
+static void build_failed(struct cell *c, const char *log)
+{
+	char *text = NULL, **lines;
+	const char *infra;
+	int n = 0;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		text = g_strdup("");
+	infra = infra_cause(text);
+	if (infra)
+		outcome_set(&c->out, "infra-error", "build: %s", infra);
+	else
+		outcome_set(&c->out, "build-failed", "make %s failed", c->a->image_target);
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i] && n < ERROR_LINES; i++)
+		if (is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
+			outcome_add(&c->out, "%s", lines[i]);
+			n++;
+		}
+	if (!n)
+		outcome_add_log(&c->out, log, 20, true);
+	g_strfreev(lines);
+	g_free(text);
+}
+
+int build_cell(struct cell *c)
+{
+	char *log = cell_log(c, "build");
+	char **env = cell_make_env(c);
+	GPtrArray *argv = cell_make_argv(c, NULL);
+	char *image = g_build_filename(c->build_dir, c->a->image, NULL);
+	struct child ch = { .cwd = c->src, .env = env, .log = log };
+	int rc;
+
+	unlink(log);
+	g_ptr_array_add(argv, g_strdup_printf("-j%u", g_get_num_processors()));
+	g_ptr_array_add(argv, g_strdup(c->a->image_target));
+	g_ptr_array_add(argv, NULL);
+	ch.argv = (char **)argv->pdata;
+	rc = run_command(&ch);
+	if (rc != 0 && !run_stop_signal()) {
+		build_failed(c, log);
+	} else if (rc == 0 && !g_file_test(image, G_FILE_TEST_IS_REGULAR)) {
+		outcome_set(&c->out, "build-failed", "make succeeded but %s is missing", image);
+		rc = 1;
+	}
+	g_ptr_array_free(argv, TRUE);
+	g_strfreev(env);
+	g_free(image);
+	g_free(log);
+	return rc;
+}

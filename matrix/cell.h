@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One cell of the matrix (version x arch x step) as it moves through the
+ * stages, and what a stage reports back.
+ */
+#ifndef KMATRIX_CELL_H
+#define KMATRIX_CELL_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include <jansson.h>
+
+#include "apply.h"
+#include "conf.h"
+
+/* What a stage found: verdict NULL means it passed. */
+struct outcome {
+	const char *verdict;
+	char *summary;
+	GPtrArray *evidence;	/* char * */
+};
+
+struct cell {
+	const struct version_conf *v;
+	const struct arch_conf *a;
+	struct step *step;
+	struct qemu_conf qemu;
+	const char *cache;
+	const char *src;	/* the version's tree */
+	char *build_dir;	/* <cache>/build/<v>/<arch> */
+	char *logdir;		/* <results>/<v>/<arch> */
+	char *path;		/* the result file */
+	char *initramfs;	/* packed, content-addressed */
+	char *key;
+	json_t *result;
+	struct outcome out;
+	double eta;		/* seconds this cell took last time, 0 if unknown */
+};
+
+void outcome_set(struct outcome *o, const char *verdict, const char *fmt, ...)
+	G_GNUC_PRINTF(3, 4);
+void outcome_add(struct outcome *o, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+void outcome_clear(struct outcome *o);
+/* Append up to @max lines of @path (the last ones when @tail) as evidence. */
+void outcome_add_log(struct outcome *o, const char *path, int max, bool tail);
+
+char *cell_log(const struct cell *c, const char *stage);
+/* environ + CCACHE_DIR; make's variables for the arch. */
+char **cell_make_env(const struct cell *c);
+GPtrArray *cell_make_argv(const struct cell *c, const char *target);
+char *cell_cc(const struct arch_conf *a);
+
+/* Symbol -> value ("" for "is not set") of a .config or a fragment. */
+GHashTable *config_read(const char *path);
+/* Count the fragment's symbols .config does not hold as asked; each is evidence. */
+int config_verify(const char *fragment, const char *config, struct outcome *o);
+int configure_cell(struct cell *c);
+int build_cell(struct cell *c);
+
+#endif

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+
+#include "plan.h"
+#include "run.h"
+#include "verbs.h"
+
+int verb_parse(const char *verb, const char *args, const char *summary,
+	       GOptionEntry *entries, int *argc, char ***argv)
+{
+	char *param = g_strdup_printf("%s%s%s", verb, args ? " " : "", args ? args : "");
+	GOptionContext *ctx = g_option_context_new(param);
+	GError *err = NULL;
+	gboolean ok;
+
+	g_set_prgname("kmatrix");
+	g_option_context_set_summary(ctx, summary);
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	ok = g_option_context_parse(ctx, argc, argv, &err);
+	if (!ok) {
+		g_printerr("kmatrix %s: %s (see kmatrix %s --help)\n", verb, err->message, verb);
+		g_error_free(err);
+	}
+	g_option_context_free(ctx);
+	g_free(param);
+	return ok ? 0 : 2;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct plan_opts o = { 0 };
+	GOptionEntry entries[] = {
+		{ "versions", 0, 0, G_OPTION_ARG_STRING, &o.versions, "Kernel versions to run (comma-separated; default: all in matrix.conf)", "LIST" },
+		{ "arches", 0, 0, G_OPTION_ARG_STRING, &o.arches, "Architectures to run (default: all)", "LIST" },
+		{ "steps", 0, 0, G_OPTION_ARG_STRING, &o.steps, "Steps to run (stock, baseline, series step ids; default: all)", "LIST" },
+		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force, "Re-run cells whose cached result is still valid", NULL },
+		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o.cache, "Cache directory (default: $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o.results, "Results directory (default: <cache>/results)", "DIR" },
+		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &o.matrix, "Matrix definition (default: matrix/matrix.conf)", "FILE" },
+		{ NULL }
+	};
+	struct plan p;
+	GError *err = NULL;
+	int rc;
+
+	if (verb_parse("run", NULL,
+		       "Lay, patch, configure, build, boot and test every cell (version x arch x step).\n"
+		       "Exit status: 0 every cell met its expectation, 1 some did not, 2 usage or set-up error.",
+		       entries, &argc, &argv))
+		return 2;
+	if (argc > 1) {
+		g_printerr("kmatrix run: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
+	run_signals_install();
+	rc = plan_open(&p, &o, &err);
+	if (rc) {
+		g_printerr("kmatrix: %s\n", err->message);
+		g_error_free(err);
+	} else {
+		rc = plan_cells(&p);
+		if (!rc && !p.cells->len) {
+			g_printerr("kmatrix: nothing to run\n");
+			rc = 2;
+		}
+		if (!rc)
+			rc = pipeline_run(&p);
+	}
+	plan_close(&p);
+	return rc;
+}

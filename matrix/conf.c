@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Matrix definition loader.  GKeyFile does the parsing; because it reports
+ * neither the line of a syntax error nor that of a key, a small scan of the
+ * file finds the line so every message reads "file:line: what".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "conf.h"
+
+#define CONF_ERROR g_quark_from_static_string("kmatrix-conf")
+
+static const char *const matrix_keys[] = { "versions", "arches", "expectations", NULL };
+static const char *const version_keys[] = { "package", "tarball", "baseline", "series", NULL };
+static const char *const arch_keys[] = { "kernel_arch", "cross_compile", "guest_cc",
+	"debian_arch", "image", "image_target", "fragment", NULL };
+static const char *const qemu_keys[] = { "binary", "machine", "cpu", "memory",
+	"console", "append", "timeout", NULL };
+/* Keys a [qemu] group must have; the others default. */
+static const char *const qemu_required[] = { "binary", "machine", "cpu", "memory",
+	"console", NULL };
+
+static char *group_of_line(const char *line)
+{
+	size_t n = strlen(line);
+
+	if (n < 2 || line[0] != '[' || line[n - 1] != ']')
+		return NULL;
+	return g_strndup(line + 1, n - 2);
+}
+
+static char *key_of_line(const char *line)
+{
+	const char *eq = strchr(line, '=');
+
+	if (!eq)
+		return NULL;
+	return g_strstrip(g_strndup(line, eq - line));
+}
+
+int conf_line(const char *path, const char *group, const char *key)
+{
+	char *text = NULL, **lines;
+	char *cur = NULL;
+	int found = 0;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return 0;
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i] && !found; i++) {
+		char *l = g_strstrip(lines[i]);
+		char *g = group_of_line(l);
+
+		if (g) {
+			g_free(cur);
+			cur = g;
+			if (!key && strcmp(cur, group) == 0)
+				found = i + 1;
+			continue;
+		}
+		if (key && cur && strcmp(cur, group) == 0 && l[0] != '#') {
+			char *k = key_of_line(l);
+
+			if (k && strcmp(k, key) == 0)
+				found = i + 1;
+			g_free(k);
+		}
+	}
+	g_free(cur);
+	g_strfreev(lines);
+	g_free(text);
+	return found;
+}
+
+static gboolean conf_fail(GError **err, const char *path, const char *group,
+			  const char *key, const char *fmt, ...)
+	G_GNUC_PRINTF(5, 6);
+
+static gboolean conf_fail(GError **err, const char *path, const char *group,
+			  const char *key, const char *fmt, ...)
+{
+	int line = group ? conf_line(path, group, key) : 0;
+	va_list ap;
+	char *msg;
+
+	if (!line && key)
+		line = conf_line(path, group, NULL);
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, CONF_ERROR, 1, "%s:%d: %s", path, line, msg);
+	g_free(msg);
+	return FALSE;
+}
+
+/* Reject what GKeyFile would reject, and duplicates it would silently merge. */
+static gboolean scan_syntax(const char *path, const char *text, GError **err)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	char *cur = NULL;
+	gboolean ok = TRUE;
+
+	for (int i = 0; lines[i] && ok; i++) {
+		char *l = g_strstrip(lines[i]);
+		char *g, *k, *id;
+
+		if (!*l || l[0] == '#')
+			continue;
+		g = group_of_line(l);
+		k = g ? NULL : key_of_line(l);
+		if (!g && (!k || !*k)) {
+			g_set_error(err, CONF_ERROR, 1,
+				    "%s:%d: not a [group], key=value or # comment: %s",
+				    path, i + 1, l);
+			ok = FALSE;
+		} else if (!g && !cur) {
+			g_set_error(err, CONF_ERROR, 1, "%s:%d: key before any [group]: %s",
+				    path, i + 1, l);
+			ok = FALSE;
+		} else {
+			id = g ? g_strdup_printf("[%s]", g) : g_strdup_printf("%s\n%s", cur, k);
+			if (g_hash_table_contains(seen, id)) {
+				g_set_error(err, CONF_ERROR, 1, "%s:%d: duplicate %s %s",
+					    path, i + 1, g ? "group" : "key", g ? l : k);
+				ok = FALSE;
+			}
+			g_hash_table_add(seen, id);
+		}
+		if (g) {
+			g_free(cur);
+			cur = g;
+		}
+		g_free(k);
+	}
+	g_free(cur);
+	g_hash_table_destroy(seen);
+	g_strfreev(lines);
+	return ok;
+}
+
+static GKeyFile *load_keyfile(const char *path, GError **err)
+{
+	GKeyFile *kf;
+	char *text = NULL;
+	gsize len;
+	GError *e = NULL;
+
+	if (!g_file_get_contents(path, &text, &len, &e)) {
+		g_set_error(err, CONF_ERROR, 1, "%s:0: %s", path, e->message);
+		g_error_free(e);
+		return NULL;
+	}
+	if (!scan_syntax(path, text, err)) {
+		g_free(text);
+		return NULL;
+	}
+	kf = g_key_file_new();
+	if (!g_key_file_load_from_data(kf, text, len, G_KEY_FILE_NONE, &e)) {
+		g_set_error(err, CONF_ERROR, 1, "%s:0: %s", path, e->message);
+		g_error_free(e);
+		g_key_file_free(kf);
+		kf = NULL;
+	}
+	g_free(text);
+	return kf;
+}
+
+static gboolean check_keys(GKeyFile *kf, const char *path, const char *group,
+			   const char *const *allowed, const char *const *required,
+			   GError **err)
+{
+	char **keys = g_key_file_get_keys(kf, group, NULL, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; keys && keys[i] && ok; i++)
+		if (!g_strv_contains(allowed, keys[i]))
+			ok = conf_fail(err, path, group, keys[i], "[%s]: unknown key '%s'",
+				       group, keys[i]);
+	for (int i = 0; required && required[i] && ok; i++)
+		if (!g_key_file_has_key(kf, group, required[i], NULL))
+			ok = conf_fail(err, path, group, NULL, "[%s]: missing key '%s'",
+				       group, required[i]);
+	g_strfreev(keys);
+	return ok;
+}
+
+/* A relative path in a data file is relative to the project directory. */
+static char *project_path(const char *top, const char *p)
+{
+	if (g_path_is_absolute(p))
+		return g_strdup(p);
+	return g_build_filename(top, p, NULL);
+}
+
+static char *get_str(GKeyFile *kf, const char *group, const char *key)
+{
+	char *v = g_key_file_get_string(kf, group, key, NULL);
+
+	return v ? g_strstrip(v) : g_strdup("");
+}
+
+static gboolean load_version(struct matrix_conf *m, GKeyFile *kf, const char *name,
+			     GError **err)
+{
+	char *group = g_strdup_printf("version %s", name);
+	struct version_conf *v;
+	char *s;
+	gboolean ok;
+
+	if (!g_key_file_has_group(kf, group)) {
+		ok = conf_fail(err, m->path, "matrix", "versions",
+			       "version %s is listed but has no [%s] group", name, group);
+		g_free(group);
+		return ok;
+	}
+	ok = check_keys(kf, m->path, group, version_keys, version_keys, err);
+	if (ok) {
+		v = g_new0(struct version_conf, 1);
+		v->name = g_strdup(name);
+		v->package = get_str(kf, group, "package");
+		v->tarball = get_str(kf, group, "tarball");
+		s = get_str(kf, group, "baseline");
+		v->baseline = project_path(m->top, s);
+		g_free(s);
+		s = get_str(kf, group, "series");
+		v->series = project_path(m->top, s);
+		g_free(s);
+		g_ptr_array_add(m->versions, v);
+	}
+	g_free(group);
+	return ok;
+}
+
+static gboolean check_quirks(struct arch_conf *a, GError **err)
+{
+	char **groups = g_key_file_get_groups(a->kf, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; groups[i] && ok; i++) {
+		const char *g = groups[i];
+
+		if (!strcmp(g, "arch") || !strcmp(g, "qemu"))
+			continue;
+		if (strncmp(g, "qemu ", 5) != 0 ||
+		    version_range_match(g + 5, "1.0") < 0)
+			ok = conf_fail(err, a->path, g, NULL,
+				       "unknown group [%s] (expected [arch], [qemu] or [qemu version<X.Y])",
+				       g);
+		else
+			ok = check_keys(a->kf, a->path, g, qemu_keys, NULL, err);
+	}
+	g_strfreev(groups);
+	return ok;
+}
+
+static gboolean check_arch(struct arch_conf *a, GError **err)
+{
+	if (!g_key_file_has_group(a->kf, "arch"))
+		return conf_fail(err, a->path, NULL, NULL, "missing group [arch]");
+	if (!g_key_file_has_group(a->kf, "qemu"))
+		return conf_fail(err, a->path, NULL, NULL, "missing group [qemu]");
+	if (!check_keys(a->kf, a->path, "arch", arch_keys, arch_keys, err) ||
+	    !check_keys(a->kf, a->path, "qemu", qemu_keys, qemu_required, err))
+		return FALSE;
+	return check_quirks(a, err);
+}
+
+struct arch_conf *arch_conf_load(const char *path, const char *name, GError **err)
+{
+	struct arch_conf *a = g_new0(struct arch_conf, 1);
+	char *dir, *frag;
+
+	a->name = g_strdup(name);
+	a->path = g_strdup(path);
+	a->kf = load_keyfile(path, err);
+	if (!a->kf || !check_arch(a, err)) {
+		arch_conf_free(a);
+		return NULL;
+	}
+	a->kernel_arch = get_str(a->kf, "arch", "kernel_arch");
+	a->cross_compile = get_str(a->kf, "arch", "cross_compile");
+	a->guest_cc = get_str(a->kf, "arch", "guest_cc");
+	a->debian_arch = get_str(a->kf, "arch", "debian_arch");
+	a->image = get_str(a->kf, "arch", "image");
+	a->image_target = get_str(a->kf, "arch", "image_target");
+	dir = g_path_get_dirname(path);
+	frag = get_str(a->kf, "arch", "fragment");
+	a->fragment = g_path_is_absolute(frag) ? g_strdup(frag)
+					       : g_build_filename(dir, frag, NULL);
+	g_free(frag);
+	g_free(dir);
+	if (!g_file_test(a->fragment, G_FILE_TEST_IS_REGULAR)) {
+		conf_fail(err, a->path, "arch", "fragment", "fragment %s does not exist",
+			  a->fragment);
+		arch_conf_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+static gboolean load_arch(struct matrix_conf *m, const char *name, GError **err)
+{
+	char *path = g_build_filename(m->top, "arch-configs", name, "arch.conf", NULL);
+	struct arch_conf *a = NULL;
+
+	if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
+		conf_fail(err, m->path, "matrix", "arches",
+			  "arch %s is listed but %s does not exist", name, path);
+	else
+		a = arch_conf_load(path, name, err);
+	g_free(path);
+	if (a)
+		g_ptr_array_add(m->arches, a);
+	return a != NULL;
+}
+
+static char **get_list(struct matrix_conf *m, GKeyFile *kf, const char *key,
+		       GError **err)
+{
+	char **l = g_key_file_get_string_list(kf, "matrix", key, NULL, NULL);
+
+	for (int i = 0; l && l[i]; i++)
+		g_strstrip(l[i]);
+	if (!l || !l[0] || !l[0][0]) {
+		conf_fail(err, m->path, "matrix", key, "[matrix]: '%s' is empty", key);
+		g_strfreev(l);
+		return NULL;
+	}
+	return l;
+}
+
+static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
+{
+	char **versions = NULL, **arches = NULL, *exp;
+	gboolean ok;
+
+	if (!g_key_file_has_group(kf, "matrix"))
+		return conf_fail(err, m->path, NULL, NULL, "missing group [matrix]");
+	ok = check_keys(kf, m->path, "matrix", matrix_keys, matrix_keys, err);
+	ok = ok && (versions = get_list(m, kf, "versions", err));
+	ok = ok && (arches = get_list(m, kf, "arches", err));
+	for (int i = 0; ok && versions[i]; i++)
+		ok = load_version(m, kf, versions[i], err);
+	for (int i = 0; ok && arches[i]; i++)
+		ok = load_arch(m, arches[i], err);
+	if (ok) {
+		exp = get_str(kf, "matrix", "expectations");
+		m->expectations = project_path(m->top, exp);
+		g_free(exp);
+	}
+	g_strfreev(versions);
+	g_strfreev(arches);
+	return ok;
+}
+
+struct matrix_conf *conf_load(const char *top, const char *path, GError **err)
+{
+	struct matrix_conf *m = g_new0(struct matrix_conf, 1);
+	GKeyFile *kf;
+
+	m->path = g_strdup(path);
+	m->top = g_strdup(top);
+	m->versions = g_ptr_array_new();
+	m->arches = g_ptr_array_new();
+	kf = load_keyfile(path, err);
+	if (!kf || !load_matrix(m, kf, err)) {
+		if (kf)
+			g_key_file_free(kf);
+		conf_free(m);
+		return NULL;
+	}
+	g_key_file_free(kf);
+	return m;
+}
+
+static void version_conf_free(struct version_conf *v)
+{
+	g_free(v->name);
+	g_free(v->package);
+	g_free(v->tarball);
+	g_free(v->baseline);
+	g_free(v->series);
+	g_free(v);
+}
+
+void arch_conf_free(struct arch_conf *a)
+{
+	if (!a)
+		return;
+	g_free(a->name);
+	g_free(a->path);
+	g_free(a->kernel_arch);
+	g_free(a->cross_compile);
+	g_free(a->guest_cc);
+	g_free(a->debian_arch);
+	g_free(a->image);
+	g_free(a->image_target);
+	g_free(a->fragment);
+	if (a->kf)
+		g_key_file_free(a->kf);
+	g_free(a);
+}
+
+void conf_free(struct matrix_conf *m)
+{
+	if (!m)
+		return;
+	for (guint i = 0; i < m->versions->len; i++)
+		version_conf_free(m->versions->pdata[i]);
+	for (guint i = 0; i < m->arches->len; i++)
+		arch_conf_free(m->arches->pdata[i]);
+	g_ptr_array_free(m->versions, TRUE);
+	g_ptr_array_free(m->arches, TRUE);
+	g_free(m->path);
+	g_free(m->top);
+	g_free(m->expectations);
+	g_free(m);
+}
+
+struct version_conf *conf_version(const struct matrix_conf *m, const char *v)
+{
+	for (guint i = 0; i < m->versions->len; i++) {
+		struct version_conf *c = m->versions->pdata[i];
+
+		if (!strcmp(c->name, v))
+			return c;
+	}
+	return NULL;
+}
+
+struct arch_conf *conf_arch(const struct matrix_conf *m, const char *a)
+{
+	for (guint i = 0; i < m->arches->len; i++) {
+		struct arch_conf *c = m->arches->pdata[i];
+
+		if (!strcmp(c->name, a))
+			return c;
+	}
+	return NULL;
+}
+
+int version_cmp(const char *a, const char *b)
+{
+	while (*a || *b) {
+		char *ea, *eb;
+		unsigned long na = strtoul(a, &ea, 10);
+		unsigned long nb = strtoul(b, &eb, 10);
+
+		if (na != nb)
+			return na < nb ? -1 : 1;
+		/* a non-numeric part ("rc1"): the rest compares as text */
+		if (ea == a || eb == b)
+			return strcmp(a, b) < 0 ? -1 : strcmp(a, b) > 0;
+		a = *ea == '.' ? ea + 1 : ea;
+		b = *eb == '.' ? eb + 1 : eb;
+	}
+	return 0;
+}
+
+/* One "<op><version>" condition: 1 holds, 0 does not, -1 malformed. */
+static int cond_match(const char *cond, const char *version)
+{
+	static const char *const ops[] = { "<=", ">=", "==", "!=", "<", ">", "=", NULL };
+	const char *op = NULL, *v;
+	int c;
+
+	for (int i = 0; ops[i] && !op; i++)
+		if (g_str_has_prefix(cond, ops[i]))
+			op = ops[i];
+	if (!op)
+		return -1;
+	v = cond + strlen(op);
+	if (!*v || !g_ascii_isdigit(*v) || strspn(v, "0123456789.") != strlen(v))
+		return -1;
+	c = version_cmp(version, v);
+	if (!strcmp(op, "<"))
+		return c < 0;
+	if (!strcmp(op, "<="))
+		return c <= 0;
+	if (!strcmp(op, ">"))
+		return c > 0;
+	if (!strcmp(op, ">="))
+		return c >= 0;
+	if (!strcmp(op, "!="))
+		return c != 0;
+	return c == 0;
+}
+
+int version_range_match(const char *range, const char *version)
+{
+	char **conds;
+	int r = 1;
+
+	if (!g_str_has_prefix(range, "version"))
+		return -1;
+	conds = g_strsplit(range + strlen("version"), ",", -1);
+	if (!conds[0])
+		r = -1;
+	for (int i = 0; conds[i] && r >= 0; i++) {
+		int m = cond_match(g_strstrip(conds[i]), version);
+
+		r = m < 0 ? -1 : (r && m);
+	}
+	g_strfreev(conds);
+	return r;
+}
+
+static void apply_qemu_group(struct qemu_conf *q, GKeyFile *kf, const char *g)
+{
+	char **fields[] = { &q->binary, &q->machine, &q->cpu, &q->memory,
+			    &q->console, &q->append };
+	const char *const names[] = { "binary", "machine", "cpu", "memory",
+				      "console", "append" };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(fields); i++) {
+		if (!g_key_file_has_key(kf, g, names[i], NULL))
+			continue;
+		g_free(*fields[i]);
+		*fields[i] = get_str(kf, g, names[i]);
+	}
+	if (g_key_file_has_key(kf, g, "timeout", NULL))
+		q->timeout = g_key_file_get_integer(kf, g, "timeout", NULL);
+}
+
+int conf_qemu(const struct arch_conf *a, const char *version, struct qemu_conf *out,
+	      GError **err)
+{
+	char **groups = g_key_file_get_groups(a->kf, NULL);
+	GString *quirks = g_string_new("");
+
+	memset(out, 0, sizeof(*out));
+	out->timeout = 300;
+	apply_qemu_group(out, a->kf, "qemu");
+	/* Quirk groups apply in file order, so a later group can refine an earlier one. */
+	for (int i = 0; groups[i]; i++) {
+		if (strncmp(groups[i], "qemu ", 5) != 0 ||
+		    version_range_match(groups[i] + 5, version) != 1)
+			continue;
+		apply_qemu_group(out, a->kf, groups[i]);
+		g_string_append_printf(quirks, "%s%s", quirks->len ? ";" : "", groups[i]);
+	}
+	g_strfreev(groups);
+	out->quirks = g_string_free(quirks, FALSE);
+	if (out->timeout <= 0) {
+		conf_fail(err, a->path, "qemu", "timeout", "timeout must be a positive number of seconds");
+		qemu_conf_clear(out);
+		return -1;
+	}
+	return 0;
+}
+
+void qemu_conf_clear(struct qemu_conf *q)
+{
+	g_free(q->binary);
+	g_free(q->machine);
+	g_free(q->cpu);
+	g_free(q->memory);
+	g_free(q->console);
+	g_free(q->append);
+	g_free(q->quirks);
+	memset(q, 0, sizeof(*q));
+}

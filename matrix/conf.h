@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The matrix definition: matrix/matrix.conf and arch-configs/<arch>/arch.conf
+ * (formats in matrix/DESIGN.md).  Every error names the file and line.
+ */
+#ifndef KMATRIX_CONF_H
+#define KMATRIX_CONF_H
+
+#include <glib.h>
+
+struct version_conf {
+	char *name;		/* "7.2" */
+	char *package;		/* linux-source-7.2 */
+	char *tarball;
+	char *baseline;		/* absolute directory */
+	char *series;		/* absolute directory holding `order` */
+};
+
+struct arch_conf {
+	char *name;		/* directory name under arch-configs/ */
+	char *path;		/* arch.conf */
+	char *kernel_arch;
+	char *cross_compile;
+	char *guest_cc;
+	char *debian_arch;
+	char *image;
+	char *image_target;
+	char *fragment;		/* absolute path */
+	GKeyFile *kf;		/* kept for the [qemu version...] quirks */
+};
+
+/* QEMU settings of one arch for one kernel version, quirks applied. */
+struct qemu_conf {
+	char *binary;
+	char *machine;
+	char *cpu;
+	char *memory;
+	char *console;
+	char *append;
+	int timeout;		/* seconds for one boot and its tests */
+	char *quirks;		/* matching quirk groups, ';'-joined; "" if none */
+};
+
+struct matrix_conf {
+	char *path;
+	char *top;		/* project directory */
+	char *expectations;	/* absolute path */
+	GPtrArray *versions;	/* struct version_conf * */
+	GPtrArray *arches;	/* struct arch_conf * */
+};
+
+struct matrix_conf *conf_load(const char *top, const char *path, GError **err);
+void conf_free(struct matrix_conf *m);
+struct arch_conf *arch_conf_load(const char *path, const char *name,
+				 GError **err);
+void arch_conf_free(struct arch_conf *a);
+
+struct version_conf *conf_version(const struct matrix_conf *m, const char *v);
+struct arch_conf *conf_arch(const struct matrix_conf *m, const char *a);
+
+int conf_qemu(const struct arch_conf *a, const char *version,
+	      struct qemu_conf *out, GError **err);
+void qemu_conf_clear(struct qemu_conf *q);
+
+/* Compare dotted version strings numerically ("5.10" > "5.9"). */
+int version_cmp(const char *a, const char *b);
+
+/* Does "version<5.12" / "version>=6.1,<7" hold for @version?  -1: malformed. */
+int version_range_match(const char *range, const char *version);
+
+/* 1-based line of [group] (key NULL) or of key in group; 0 if not found. */
+int conf_line(const char *path, const char *group, const char *key);
+
+#endif

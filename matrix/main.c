@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: GPL-2.0
+/* kmatrix: the backport matrix of a kernel series.  main() only dispatches. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verbs.h"
+#if __has_include("report.h")
+#include "report.h"
+#define HAVE_REPORT 1
+#endif
+
+struct verb {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct verb verbs[] = {
+	{ "run", cmd_run, "run the matrix (apply, build, boot, test every cell)" },
+	{ "status", cmd_status, "print the grid of cached results" },
+	{ "bisect", cmd_bisect, "find the first step of a version that departs from its expectation" },
+#ifdef HAVE_REPORT
+	{ "report", cmd_report, "write the report (md, html, junit, json)" },
+#endif
+	{ "clean", cmd_clean, "remove build directories, results or trees from the cache" },
+	/* git bisect run's script: one cell at the checked-out commit. */
+	{ "bisect-step", cmd_bisect_step, NULL },
+	{ NULL }
+};
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: kmatrix <verb> [options]   (kmatrix <verb> --help)\n\n");
+	for (const struct verb *v = verbs; v->name; v++)
+		if (v->help)
+			fprintf(f, "  %-8s %s\n", v->name, v->help);
+	return f == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return usage(stdout);
+	for (const struct verb *v = verbs; v->name; v++)
+		if (!strcmp(argv[1], v->name))
+			return v->fn(argc - 1, argv + 1);
+	fprintf(stderr, "kmatrix: unknown verb '%s'\n", argv[1]);
+	return usage(stderr);
+}

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The guest initramfs of an arch: packed by guest-tests/mkinitramfs (which
+ * is deterministic) and stored by content under <cache>/initramfs.
+ */
+#ifndef KMATRIX_PACK_H
+#define KMATRIX_PACK_H
+
+#include "cell.h"
+
+struct pack {
+	char *test_binary;	/* build/guest/<arch>/rlimit-tests */
+	char *test_binary_sha;
+	char *path;		/* <cache>/initramfs/<arch>-<hash>.cpio.gz */
+	char *sha;
+	double seconds;
+};
+
+/* 0, or -1 with @o holding the setup-error or infra-error. */
+int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
+		   struct pack *p, struct outcome *o);
+void pack_clear(struct pack *p);
+
+#endif

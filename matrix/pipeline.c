@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Running the planned cells: in order, a version's steps one after the
+ * other in its tree, both arches built per checked-out commit, and the
+ * boot of a finished build overlapped with the next build.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "key.h"
+#include "plan.h"
+#include "progress.h"
+#include "result.h"
+#include "run.h"
+#include "tree.h"
+
+struct pipeline {
+	struct plan *p;
+	struct boot boot;	/* the one boot that may run beside a build */
+	const char *checked_out;	/* commit in the tree being built */
+	const char *tree;
+	int met, unmet, ran;
+};
+
+static void count(struct pipeline *pl, struct cell *c, bool reused)
+{
+	bool met = json_is_true(json_object_get(c->result, "met"));
+
+	if (met)
+		pl->met++;
+	else
+		pl->unmet++;
+	progress_done(c, json_string_value(json_object_get(c->result, "verdict")), met, reused);
+}
+
+/* A stage's result is final unless the host, not the kernel, failed us. */
+static void finish(struct pipeline *pl, struct cell *c)
+{
+	const char *v = c->out.verdict;
+	bool final = !v || (strcmp(v, "infra-error") && strcmp(v, "setup-error") &&
+			    strcmp(v, "apply-failed"));
+
+	if (run_stop_signal())
+		return;
+	cell_finish(pl->p, c, final);
+	count(pl, c, false);
+}
+
+static void finish_boot(struct pipeline *pl)
+{
+	struct cell *c = pl->boot.cell;
+
+	if (!pl->boot.active)
+		return;
+	progress_stage(c, "boot (finishing)");
+	boot_finish(&pl->boot, pl->p->exp);
+	finish(pl, c);
+}
+
+static int checkout(struct pipeline *pl, struct cell *c)
+{
+	char *log = cell_log(c, "checkout");
+	char *argv[] = { "git", "checkout", "-q", "-f", "--detach", c->step->commit, NULL };
+	struct child ch = { .argv = argv, .cwd = c->src, .log = log };
+	int rc = 0;
+
+	if (pl->checked_out && pl->tree == c->src && !strcmp(pl->checked_out, c->step->commit))
+		goto out;
+	unlink(log);
+	rc = run_command(&ch);
+	if (rc != 0 && !run_stop_signal()) {
+		outcome_set(&c->out, "infra-error", "git checkout %.12s failed", c->step->commit);
+		outcome_add_log(&c->out, log, 10, true);
+	}
+	pl->checked_out = rc == 0 ? c->step->commit : NULL;
+	pl->tree = c->src;
+	unlink(log);
+out:
+	g_free(log);
+	return rc;
+}
+
+static double stage_time(gint64 t0)
+{
+	return (g_get_monotonic_time() - t0) / 1e6;
+}
+
+static int configure_and_build(struct cell *c)
+{
+	gint64 t0 = g_get_monotonic_time();
+	int rc;
+	char *config;
+
+	progress_stage(c, "configure");
+	rc = configure_cell(c);
+	result_set_timing(c->result, "configure", stage_time(t0));
+	config = g_build_filename(c->build_dir, ".config", NULL);
+	result_set_input(c->result, "config", NULL);
+	if (rc == 0) {
+		char *sha = key_file_sha256(config);
+
+		result_set_input(c->result, "config", sha);
+		g_free(sha);
+	}
+	g_free(config);
+	if (rc != 0)
+		return rc;
+	progress_stage(c, "build");
+	t0 = g_get_monotonic_time();
+	rc = build_cell(c);
+	result_set_timing(c->result, "build", stage_time(t0));
+	return rc;
+}
+
+static void run_cell(struct pipeline *pl, struct cell *c)
+{
+	/* The boot in flight may still read this build directory's image. */
+	if (pl->boot.active && !strcmp(pl->boot.cell->build_dir, c->build_dir))
+		finish_boot(pl);
+	progress_stage(c, "apply");
+	if (checkout(pl, c) != 0 || configure_and_build(c) != 0) {
+		finish(pl, c);
+		return;
+	}
+	finish_boot(pl);
+	if (run_stop_signal())
+		return;
+	progress_stage(c, "boot");
+	if (boot_start(c, &pl->boot, boot_accel(c, c->initramfs)) < 0) {
+		outcome_set(&c->out, "infra-error", "cannot start %s", c->qemu.binary);
+		pl->boot.active = false;
+		finish(pl, c);
+		return;
+	}
+	/* Without a spare core, overlapping only slows both down. */
+	if (g_get_num_processors() < 2)
+		finish_boot(pl);
+}
+
+static void restore_trees(struct plan *p)
+{
+	for (guint i = 0; i < p->vruns->len; i++) {
+		struct version_run *vr = p->vruns->pdata[i];
+		char *tip;
+
+		if (vr->setup_error)
+			continue;
+		tip = tree_git(vr->tree, "rev-parse", "-q", "--verify", "matrix", NULL);
+		if (tip)
+			g_free(tree_git(vr->tree, "checkout", "-q", "-f", "matrix", NULL));
+		g_free(tip);
+	}
+}
+
+static json_t *run_json(struct plan *p)
+{
+	json_t *cells = json_array(), *versions = json_array(), *arches = json_array();
+	char *now = result_now();
+	char *head = tree_git(p->top, "rev-parse", "HEAD", NULL);
+	json_t *r;
+
+	for (guint i = 0; i < p->cells->len; i++) {
+		struct cell *c = p->cells->pdata[i];
+
+		json_array_append_new(cells, json_sprintf("%s/%s/%s", c->v->name,
+							  c->a->name, c->step->id));
+	}
+	for (guint i = 0; i < p->vruns->len; i++)
+		json_array_append_new(versions, json_string(
+			((struct version_run *)p->vruns->pdata[i])->v->name));
+	for (guint i = 0; i < p->m->arches->len; i++) {
+		struct arch_conf *a = p->m->arches->pdata[i];
+
+		if (plan_selected(p->arches, a->name))
+			json_array_append_new(arches, json_string(a->name));
+	}
+	r = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o, s:o, s:o}", "schema", "kmatrix-run/1",
+		      "started", now, "finished", "host", g_get_host_name(),
+		      "project_commit", head ? head : "", "versions", versions,
+		      "arches", arches, "cells", cells);
+	g_free(now);
+	g_free(head);
+	return r;
+}
+
+static void write_run_json(struct plan *p)
+{
+	char *path = g_build_filename(p->results, "run.json", NULL);
+	GError *err = NULL;
+
+	if (result_write(path, p->run, &err) < 0) {
+		g_printerr("kmatrix: %s\n", err->message);
+		g_error_free(err);
+	}
+	g_free(path);
+}
+
+static double total_eta(struct plan *p)
+{
+	double s = 0;
+
+	for (guint i = 0; i < p->cells->len; i++)
+		s += ((struct cell *)p->cells->pdata[i])->eta;
+	return s;
+}
+
+int pipeline_run(struct plan *p)
+{
+	struct pipeline pl = { .p = p };
+
+	p->run = run_json(p);
+	write_run_json(p);
+	progress_begin(p->cells->len, total_eta(p));
+	run_set_tick(progress_tick);
+	for (guint i = 0; i < p->cells->len && !run_stop_signal(); i++) {
+		struct cell *c = p->cells->pdata[i];
+
+		if (cell_reusable(p, c))
+			count(&pl, c, true);
+		else if (c->out.verdict)
+			finish(&pl, c);
+		else
+			run_cell(&pl, c);
+	}
+	finish_boot(&pl);
+	run_set_tick(NULL);
+	if (run_stop_signal()) {
+		run_kill_all();
+		progress_note("kmatrix: interrupted (signal %d): finished cells are kept, the next run resumes",
+			      run_stop_signal());
+		return 128 + run_stop_signal();
+	}
+	if (!p->keep_checkout)
+		restore_trees(p);
+	progress_end();
+	json_object_set_new(p->run, "finished", json_string(result_now()));
+	write_run_json(p);
+	printf("kmatrix: %d met, %d not met\n", pl.met, pl.unmet);
+	return pl.unmet ? 1 : 0;
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <unistd.h>
+
+#include "boot.h"
+#include "cache.h"
+#include "key.h"
+#include "lock.h"
+#include "plan.h"
+#include "result.h"
+#include "run.h"
+#include "tree.h"
+
+#define PLAN_ERROR g_quark_from_static_string("kmatrix-plan")
+
+static char **split_list(const char *s)
+{
+	char **l;
+	GPtrArray *a;
+
+	if (!s || !*s)
+		return NULL;
+	l = g_strsplit_set(s, ",;", -1);
+	a = g_ptr_array_new();
+	for (int i = 0; l[i]; i++)
+		if (*g_strstrip(l[i]))
+			g_ptr_array_add(a, g_strdup(l[i]));
+	g_ptr_array_add(a, NULL);
+	g_strfreev(l);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+bool plan_selected(char **list, const char *name)
+{
+	return !list || g_strv_contains((const char *const *)list, name);
+}
+
+static gboolean check_names(char **list, GPtrArray *known, size_t name_off,
+			    const char *what, const char *path, GError **err)
+{
+	for (int i = 0; list && list[i]; i++) {
+		gboolean found = FALSE;
+
+		for (guint k = 0; k < known->len && !found; k++)
+			found = !strcmp(*(char **)((char *)known->pdata[k] + name_off), list[i]);
+		if (!found) {
+			g_set_error(err, PLAN_ERROR, 2, "unknown %s '%s' (not in %s)", what,
+				    list[i], path);
+			return FALSE;
+		}
+	}
+	return TRUE;
+}
+
+static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
+{
+	char *path = o->matrix ? g_canonicalize_filename(o->matrix, NULL)
+			       : g_build_filename(p->top, "matrix", "matrix.conf", NULL);
+
+	p->m = conf_load(p->top, path, err);
+	g_free(path);
+	if (!p->m)
+		return 2;
+	p->versions = split_list(o->versions);
+	p->arches = split_list(o->arches);
+	p->steps = split_list(o->steps);
+	if (!check_names(p->versions, p->m->versions, G_STRUCT_OFFSET(struct version_conf, name),
+			 "version", p->m->path, err) ||
+	    !check_names(p->arches, p->m->arches, G_STRUCT_OFFSET(struct arch_conf, name),
+			 "arch", p->m->path, err))
+		return 2;
+	p->exp = expect_load(p->m->expectations, err);
+	if (!p->exp)
+		return 2;
+	p->expectations_sha = key_file_sha256(p->m->expectations);
+	return 0;
+}
+
+int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->lock = -1;
+	p->force = o->force;
+	p->top = cache_project_top();
+	rc = open_conf(p, o, err);
+	if (rc)
+		return rc;
+	p->cache = cache_dir(o->cache);
+	p->results = cache_results_dir(p->cache, o->results);
+	if (!cache_path_allowed(p->cache, p->top, err))
+		return 2;
+	p->lock = lock_take(p->cache, err);
+	if (p->lock == -1)
+		return 2;
+	p->vruns = g_ptr_array_new();
+	p->cells = g_ptr_array_new();
+	p->packs = g_hash_table_new(g_str_hash, g_str_equal);
+	p->pack_fail = g_hash_table_new(g_str_hash, g_str_equal);
+	p->toolchains = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	return 0;
+}
+
+static int prepare_version(struct plan *p, struct version_run *vr, GError **err)
+{
+	char *logdir = g_build_filename(p->results, vr->v->name, NULL);
+	enum tree_state st;
+	int rc = 0;
+
+	vr->steps = apply_plan(vr->v, err);
+	if (!vr->steps) {
+		g_free(logdir);
+		return 2;
+	}
+	vr->tree = tree_dir(p->cache, vr->v->name);
+	st = tree_prepare(p->cache, vr->v, &vr->setup_msg);
+	if (st == TREE_SETUP_ERROR)
+		vr->setup_error = "setup-error";
+	else if (st == TREE_FAILED)
+		vr->setup_error = "infra-error";
+	else if (apply_steps(vr->tree, p->top, vr->steps, logdir) < 0 && !run_stop_signal()) {
+		vr->setup_error = "infra-error";
+		vr->setup_msg = g_strdup_printf("git failed while applying the steps in %s",
+						vr->tree);
+	}
+	if (vr->setup_msg)
+		g_printerr("kmatrix: %s: %s\n", vr->v->name, vr->setup_msg);
+	g_free(logdir);
+	return rc;
+}
+
+static void prepare_arch(struct plan *p, const struct arch_conf *a)
+{
+	struct pack *pk = g_new0(struct pack, 1);
+	struct outcome *o = g_new0(struct outcome, 1);
+	char *cc = cell_cc(a);
+	char *argv[] = { cc, "--version", NULL };
+	char *ver = run_capture(argv, NULL, NULL);
+
+	if (ver)
+		ver[strcspn(ver, "\n")] = '\0';
+	g_hash_table_insert(p->toolchains, a->name, ver ? ver : g_strdup(""));
+	g_free(cc);
+	if (pack_initramfs(p->top, p->cache, a, pk, o) < 0) {
+		g_printerr("kmatrix: %s: %s\n", a->name, o->summary);
+		g_hash_table_insert(p->pack_fail, a->name, o);
+		pack_clear(pk);
+		g_free(pk);
+		return;
+	}
+	g_hash_table_insert(p->packs, a->name, pk);
+	g_free(o);
+}
+
+static double previous_seconds(json_t *r)
+{
+	json_t *t = json_object_get(r, "timings"), *v;
+	const char *k;
+	double s = 0;
+
+	json_object_foreach(t, k, v)
+		s += json_number_value(v);
+	return s;
+}
+
+static char *cell_key(const struct plan *p, struct cell *c)
+{
+	const struct pack *pk = g_hash_table_lookup(p->packs, c->a->name);
+	char *arch_conf = NULL, *fragment = NULL, *key;
+	char **argv = boot_qemu_argv(c, pk->path);
+	struct key_inputs in = {
+		.tree = c->step->tree, .quirks = c->qemu.quirks,
+		.toolchain = g_hash_table_lookup(p->toolchains, c->a->name),
+		.test_binary = pk->test_binary_sha, .initramfs = pk->sha,
+		.expectations = p->expectations_sha, .qemu_argv = argv,
+	};
+
+	g_file_get_contents(c->a->path, &arch_conf, NULL, NULL);
+	g_file_get_contents(c->a->fragment, &fragment, NULL, NULL);
+	in.arch_conf = arch_conf;
+	in.fragment = fragment;
+	key = key_compute(&in);
+	g_free(arch_conf);
+	g_free(fragment);
+	g_strfreev(argv);
+	return key;
+}
+
+static void copy_apply_log(const struct plan *p, struct cell *c)
+{
+	char *from = g_strdup_printf("%s/%s/%s.apply.log", p->results, c->v->name, c->step->id);
+	char *to = cell_log(c, "apply");
+	char *text = NULL;
+	gsize len;
+
+	if (g_file_get_contents(from, &text, &len, NULL))
+		g_file_set_contents(to, text, len, NULL);
+	g_free(text);
+	g_free(from);
+	g_free(to);
+}
+
+/* What stops a cell before it is built: set-up, packing or apply failures. */
+static void early_outcome(struct plan *p, struct version_run *vr, struct cell *c)
+{
+	struct outcome *pf = g_hash_table_lookup(p->pack_fail, c->a->name);
+
+	if (vr->setup_error) {
+		outcome_set(&c->out, vr->setup_error, "%s", vr->setup_msg);
+		outcome_add(&c->out, "%s", vr->setup_msg);
+	} else if (c->step->failure) {
+		outcome_set(&c->out, "apply-failed", "%s", c->step->failure);
+		for (guint i = 0; i < c->step->evidence->len; i++)
+			outcome_add(&c->out, "%s", (char *)c->step->evidence->pdata[i]);
+	} else if (pf) {
+		outcome_set(&c->out, pf->verdict, "%s", pf->summary);
+		for (guint i = 0; pf->evidence && i < pf->evidence->len; i++)
+			outcome_add(&c->out, "%s", (char *)pf->evidence->pdata[i]);
+	}
+}
+
+static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step *s,
+			     const struct arch_conf *a)
+{
+	struct cell *c = g_new0(struct cell, 1);
+	const struct pack *pk = g_hash_table_lookup(p->packs, a->name);
+	char *why = NULL;
+	json_t *old;
+
+	c->v = vr->v;
+	c->a = a;
+	c->step = s;
+	c->cache = p->cache;
+	c->src = vr->tree;
+	c->build_dir = g_build_filename(p->cache, "build", vr->v->name, a->name, NULL);
+	c->logdir = g_build_filename(p->results, vr->v->name, a->name, NULL);
+	c->path = result_path(p->results, vr->v->name, a->name, s->id, ".json");
+	c->initramfs = pk ? g_strdup(pk->path) : NULL;
+	g_mkdir_with_parents(c->logdir, 0755);
+	conf_qemu(a, vr->v->name, &c->qemu, NULL);
+	c->result = result_new(vr->v->name, a->name, s->id, s->index);
+	early_outcome(p, vr, c);
+	if (!c->out.verdict)
+		c->key = cell_key(p, c);
+	if (s->patch)
+		copy_apply_log(p, c);
+	old = result_read(c->path, vr->v->name, a->name, s->id, &why);
+	c->eta = old ? previous_seconds(old) : 0;
+	if (old)
+		json_decref(old);
+	g_free(why);
+	return c;
+}
+
+int plan_cells(struct plan *p)
+{
+	GError *err = NULL;
+
+	for (guint i = 0; i < p->m->arches->len; i++) {
+		struct arch_conf *a = p->m->arches->pdata[i];
+
+		if (plan_selected(p->arches, a->name))
+			prepare_arch(p, a);
+	}
+	for (guint i = 0; i < p->m->versions->len && !run_stop_signal(); i++) {
+		struct version_run *vr = g_new0(struct version_run, 1);
+
+		vr->v = p->m->versions->pdata[i];
+		if (!plan_selected(p->versions, vr->v->name)) {
+			g_free(vr);
+			continue;
+		}
+		g_ptr_array_add(p->vruns, vr);
+		if (prepare_version(p, vr, &err)) {
+			g_printerr("kmatrix: %s\n", err->message);
+			g_error_free(err);
+			return 2;
+		}
+		for (guint s = 0; s < vr->steps->len; s++) {
+			struct step *st = vr->steps->pdata[s];
+
+			if (!plan_selected(p->steps, st->id))
+				continue;
+			for (guint k = 0; k < p->m->arches->len; k++) {
+				struct arch_conf *a = p->m->arches->pdata[k];
+
+				if (plan_selected(p->arches, a->name))
+					g_ptr_array_add(p->cells, cell_new(p, vr, st, a));
+			}
+		}
+	}
+	return run_stop_signal() ? 128 + run_stop_signal() : 0;
+}
+
+bool cell_reusable(const struct plan *p, struct cell *c)
+{
+	char *why = NULL;
+	json_t *old;
+	bool ok;
+
+	if (p->force || !c->key)
+		return false;
+	old = result_read(c->path, c->v->name, c->a->name, c->step->id, &why);
+	if (!old) {
+		if (g_file_test(c->path, G_FILE_TEST_EXISTS))
+			g_printerr("kmatrix: ignoring %s\n", why);
+		g_free(why);
+		return false;
+	}
+	ok = json_is_true(json_object_get(old, "final")) &&
+	     !strcmp(json_string_value(json_object_get(old, "key")), c->key);
+	if (ok) {
+		json_decref(c->result);
+		c->result = old;
+	} else {
+		json_decref(old);
+	}
+	return ok;
+}
+
+static void fill_identity(const struct plan *p, struct cell *c)
+{
+	const struct pack *pk = g_hash_table_lookup(p->packs, c->a->name);
+	json_t *r = c->result;
+	struct step *s = c->step;
+
+	json_object_set_new(r, "commit", json_string(s->commit ? s->commit : ""));
+	json_object_set_new(r, "tree", json_string(s->tree ? s->tree : ""));
+	json_object_set_new(r, "subject", json_string(s->subject ? s->subject : ""));
+	json_object_set_new(r, "key", json_string(c->key ? c->key : ""));
+	result_set_input(r, "tree", s->tree);
+	result_set_input(r, "toolchain", g_hash_table_lookup(p->toolchains, c->a->name));
+	result_set_input(r, "test_binary", pk ? pk->test_binary_sha : NULL);
+	result_set_input(r, "initramfs", pk ? pk->sha : NULL);
+	result_set_input(r, "expectations", p->expectations_sha);
+	result_set_input(r, "quirks", c->qemu.quirks);
+	result_set_timing(r, "apply", s->seconds);
+	result_set_timing(r, "pack", pk ? pk->seconds : 0);
+}
+
+void cell_finish(struct plan *p, struct cell *c, bool final)
+{
+	const char *verdict = c->out.verdict ? c->out.verdict : "pass";
+	bool met = !strcmp(verdict, "pass");
+	char *now = result_now();
+	GError *err = NULL;
+
+	fill_identity(p, c);
+	result_set_verdict(c->result, verdict, met, c->out.summary, c->out.evidence);
+	json_object_set_new(c->result, "final", json_boolean(final && c->key));
+	json_object_set_new(c->result, "finished", json_string(now));
+	if (result_write(c->path, c->result, &err) < 0) {
+		g_printerr("kmatrix: %s\n", err->message);
+		g_error_free(err);
+	}
+	g_free(now);
+}
+
+static void cell_free(struct cell *c)
+{
+	qemu_conf_clear(&c->qemu);
+	g_free(c->build_dir);
+	g_free(c->logdir);
+	g_free(c->path);
+	g_free(c->initramfs);
+	g_free(c->key);
+	if (c->result)
+		json_decref(c->result);
+	outcome_clear(&c->out);
+	g_free(c);
+}
+
+static void free_pack(gpointer k, gpointer v, gpointer d)
+{
+	pack_clear(v);
+	g_free(v);
+}
+
+static void free_outcome(gpointer k, gpointer v, gpointer d)
+{
+	outcome_clear(v);
+	g_free(v);
+}
+
+void plan_close(struct plan *p)
+{
+	for (guint i = 0; p->cells && i < p->cells->len; i++)
+		cell_free(p->cells->pdata[i]);
+	for (guint i = 0; p->vruns && i < p->vruns->len; i++) {
+		struct version_run *vr = p->vruns->pdata[i];
+
+		if (vr->steps)
+			g_ptr_array_free(vr->steps, TRUE);
+		g_free(vr->tree);
+		g_free(vr->setup_msg);
+		g_free(vr);
+	}
+	if (p->packs) {
+		g_hash_table_foreach(p->packs, free_pack, NULL);
+		g_hash_table_foreach(p->pack_fail, free_outcome, NULL);
+		g_hash_table_destroy(p->packs);
+		g_hash_table_destroy(p->pack_fail);
+		g_hash_table_destroy(p->toolchains);
+		g_ptr_array_free(p->cells, TRUE);
+		g_ptr_array_free(p->vruns, TRUE);
+	}
+	if (p->exp)
+		expect_free(p->exp);
+	conf_free(p->m);
+	lock_release(p->lock);
+	g_strfreev(p->versions);
+	g_strfreev(p->arches);
+	g_strfreev(p->steps);
+	g_free(p->expectations_sha);
+	g_free(p->top);
+	g_free(p->cache);
+	g_free(p->results);
+	if (p->run)
+		json_decref(p->run);
+}

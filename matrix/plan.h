@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A run: which cells (version x step x arch) it covers, what each cell's
+ * content key is, and which cells can be reused from earlier results.
+ */
+#ifndef KMATRIX_PLAN_H
+#define KMATRIX_PLAN_H
+
+#include <stdbool.h>
+#include <jansson.h>
+
+#include "cell.h"
+#include "conf.h"
+#include "expect.h"
+#include "pack.h"
+
+struct plan_opts {
+	char *versions, *arches, *steps;	/* ';' or ',' separated; NULL: all */
+	char *cache, *results, *matrix;
+	gboolean force;
+};
+
+struct version_run {
+	const struct version_conf *v;
+	char *tree;
+	GPtrArray *steps;	/* struct step * */
+	const char *setup_error;	/* verdict when the version cannot run */
+	char *setup_msg;
+};
+
+struct plan {
+	struct matrix_conf *m;
+	struct expectations *exp;
+	char *expectations_sha;
+	char *top, *cache, *results;
+	bool force;
+	char **versions, **arches, **steps;
+	GPtrArray *vruns;	/* struct version_run * */
+	GHashTable *packs;	/* arch name -> struct pack * (or NULL: failed) */
+	GHashTable *pack_fail;	/* arch name -> struct outcome * */
+	GHashTable *toolchains;	/* arch name -> char * */
+	GPtrArray *cells;	/* struct cell *, in run order */
+	json_t *run;		/* run.json */
+	bool keep_checkout;	/* under git bisect: leave HEAD where it is */
+	int lock;
+};
+
+/* Parse the common options of run/bisect; 2 on usage error. */
+int plan_open(struct plan *p, const struct plan_opts *o, GError **err);
+/* Lay, apply, pack and build the list of cells with their keys. */
+int plan_cells(struct plan *p);
+void plan_close(struct plan *p);
+bool plan_selected(char **list, const char *name);
+
+/* Write the cell's result file; final when the cell is complete. */
+void cell_finish(struct plan *p, struct cell *c, bool final);
+bool cell_reusable(const struct plan *p, struct cell *c);
+
+int pipeline_run(struct plan *p);
+
+#endif

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+#include <unistd.h>
+
+#include "key.h"
+#include "result.h"
+
+#define RESULT_ERROR g_quark_from_static_string("kmatrix-result")
+
+const char *const result_verdicts[] = {
+	"pass", "apply-failed", "config-failed", "build-failed", "boot-failed",
+	"timeout", "test-failed", "unexpected-pass", "infra-error", "setup-error",
+	NULL
+};
+
+static const char *const stages[] = { "apply", "configure", "build", "pack",
+				      "boot", "test", NULL };
+
+bool result_verdict_known(const char *verdict)
+{
+	return verdict && g_strv_contains(result_verdicts, verdict);
+}
+
+char *result_path(const char *results, const char *version, const char *arch,
+		  const char *step, const char *suffix)
+{
+	char *name = g_strconcat(step, suffix, NULL);
+	char *p = g_build_filename(results, version, arch, name, NULL);
+
+	g_free(name);
+	return p;
+}
+
+char *result_now(void)
+{
+	GDateTime *now = g_date_time_new_now_utc();
+	char *s = g_date_time_format(now, "%Y-%m-%dT%H:%M:%SZ");
+
+	g_date_time_unref(now);
+	return s;
+}
+
+json_t *result_new(const char *version, const char *arch, const char *step,
+		   int step_index)
+{
+	json_t *timings = json_object();
+	char *now = result_now();
+	json_t *r;
+
+	for (int i = 0; stages[i]; i++)
+		json_object_set_new(timings, stages[i], json_real(0));
+	r = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:[], s:s},"
+		      " s:b, s:s, s:b, s:s, s:[], s:[], s:o, s:s, s:s, s:s, s:s, s:s}",
+		      "schema", CELL_SCHEMA, "version", version, "arch", arch,
+		      "step", step, "step_index", step_index,
+		      "commit", "", "tree", "", "subject", "", "key", "",
+		      "inputs", "tree", "", "config", "", "test_binary", "",
+		      "initramfs", "", "qemu_argv", "toolchain", "",
+		      "final", 0, "verdict", "infra-error", "met", 0,
+		      "summary", "", "evidence", "tests",
+		      "timings", timings, "accel", "",
+		      "started", now, "finished", now,
+		      "host", g_get_host_name(), "kmatrix", "0.1");
+	g_free(now);
+	return r;
+}
+
+void result_set_verdict(json_t *r, const char *verdict, bool met,
+			const char *summary, GPtrArray *evidence)
+{
+	json_t *ev = json_array();
+
+	for (guint i = 0; evidence && i < evidence->len; i++)
+		json_array_append_new(ev, json_string(evidence->pdata[i]));
+	json_object_set_new(r, "verdict", json_string(verdict));
+	json_object_set_new(r, "met", json_boolean(met));
+	json_object_set_new(r, "summary", json_string(summary ? summary : ""));
+	json_object_set_new(r, "evidence", ev);
+}
+
+void result_set_timing(json_t *r, const char *stage, double seconds)
+{
+	json_object_set_new(json_object_get(r, "timings"), stage, json_real(seconds));
+}
+
+void result_set_input(json_t *r, const char *name, const char *value)
+{
+	json_object_set_new(json_object_get(r, "inputs"), name,
+			    json_string(value ? value : ""));
+}
+
+int result_write(const char *path, json_t *r, GError **err)
+{
+	char *dir = g_path_get_dirname(path);
+	char *text = json_dumps(r, JSON_INDENT(2) | JSON_SORT_KEYS);
+	gboolean ok;
+
+	g_mkdir_with_parents(dir, 0755);
+	g_free(dir);
+	if (!text) {
+		g_set_error(err, RESULT_ERROR, 1, "cannot encode the result for %s", path);
+		return -1;
+	}
+	/* g_file_set_contents writes a temp file, fsyncs and renames it over. */
+	ok = g_file_set_contents(path, text, -1, err);
+	free(text);
+	return ok ? 0 : -1;
+}
+
+static const char *const str_fields[] = {
+	"schema", "version", "arch", "step", "commit", "tree", "subject", "key",
+	"verdict", "summary", "accel", "started", "finished", "host", "kmatrix", NULL
+};
+
+static char *check_types(json_t *r)
+{
+	for (int i = 0; str_fields[i]; i++)
+		if (!json_is_string(json_object_get(r, str_fields[i])))
+			return g_strdup_printf("'%s' is missing or not a string", str_fields[i]);
+	if (!json_is_integer(json_object_get(r, "step_index")))
+		return g_strdup("'step_index' is missing or not an integer");
+	if (!json_is_boolean(json_object_get(r, "final")) ||
+	    !json_is_boolean(json_object_get(r, "met")))
+		return g_strdup("'final' or 'met' is missing or not a boolean");
+	if (!json_is_object(json_object_get(r, "inputs")) ||
+	    !json_is_object(json_object_get(r, "timings")))
+		return g_strdup("'inputs' or 'timings' is missing or not an object");
+	if (!json_is_array(json_object_get(r, "evidence")) ||
+	    !json_is_array(json_object_get(r, "tests")))
+		return g_strdup("'evidence' or 'tests' is missing or not an array");
+	return NULL;
+}
+
+static char *check_tests(json_t *r)
+{
+	size_t i;
+	json_t *t;
+
+	json_array_foreach(json_object_get(r, "tests"), i, t) {
+		if (!json_is_string(json_object_get(t, "name")) ||
+		    !json_is_string(json_object_get(t, "result")) ||
+		    !json_is_string(json_object_get(t, "expected")) ||
+		    !json_is_boolean(json_object_get(t, "met")))
+			return g_strdup_printf("tests[%zu] lacks name, result, expected or met", i);
+	}
+	return NULL;
+}
+
+static bool is_sha256(const char *s)
+{
+	return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
+}
+
+char *result_validate(json_t *r)
+{
+	char *why;
+
+	if (!json_is_object(r))
+		return g_strdup("not a JSON object");
+	why = check_types(r);
+	if (!why)
+		why = check_tests(r);
+	if (why)
+		return why;
+	if (strcmp(json_string_value(json_object_get(r, "schema")), CELL_SCHEMA))
+		return g_strdup_printf("schema is not %s", CELL_SCHEMA);
+	if (!result_verdict_known(json_string_value(json_object_get(r, "verdict"))))
+		return g_strdup("unknown verdict");
+	if (json_is_true(json_object_get(r, "final")) &&
+	    !is_sha256(json_string_value(json_object_get(r, "key"))))
+		return g_strdup("a final result without a valid key");
+	return NULL;
+}
+
+static char *check_identity(json_t *r, const char *field, const char *want)
+{
+	const char *have = json_string_value(json_object_get(r, field));
+
+	if (want && strcmp(have, want))
+		return g_strdup_printf("'%s' is %s, expected %s", field, have, want);
+	return NULL;
+}
+
+json_t *result_read(const char *path, const char *version, const char *arch,
+		    const char *step, char **why)
+{
+	json_error_t jerr;
+	json_t *r = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+	char *bad;
+
+	if (!r) {
+		*why = g_strdup_printf("%s: %s (line %d)", path, jerr.text, jerr.line);
+		return NULL;
+	}
+	bad = result_validate(r);
+	if (!bad)
+		bad = check_identity(r, "version", version);
+	if (!bad)
+		bad = check_identity(r, "arch", arch);
+	if (!bad)
+		bad = check_identity(r, "step", step);
+	if (bad) {
+		*why = g_strdup_printf("%s: %s", path, bad);
+		g_free(bad);
+		json_decref(r);
+		return NULL;
+	}
+	return r;
+}

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-cell results (schema "kmatrix-cell/1" in matrix/DESIGN.md) kept as
+ * jansson objects: written atomically, validated when read back, so a
+ * truncated or hand-broken file is never trusted.
+ */
+#ifndef KMATRIX_RESULT_H
+#define KMATRIX_RESULT_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include <jansson.h>
+
+extern const char *const result_verdicts[];
+
+bool result_verdict_known(const char *verdict);
+char *result_path(const char *results, const char *version, const char *arch,
+		  const char *step, const char *suffix);
+/* The file's skeleton: identity fields, empty inputs, timings. */
+json_t *result_new(const char *version, const char *arch, const char *step,
+		   int step_index);
+void result_set_verdict(json_t *r, const char *verdict, bool met,
+			const char *summary, GPtrArray *evidence);
+void result_set_timing(json_t *r, const char *stage, double seconds);
+void result_set_input(json_t *r, const char *name, const char *value);
+/* Atomic: temp file and rename. */
+int result_write(const char *path, json_t *r, GError **err);
+/*
+ * Read and validate.  NULL with @why set (newly allocated) when the file is
+ * missing, does not parse or fails validation; @version/@arch/@step, when
+ * not NULL, must match the file's.
+ */
+json_t *result_read(const char *path, const char *version, const char *arch,
+		    const char *step, char **why);
+char *result_validate(json_t *r);
+char *result_now(void);
+
+#endif

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "run.h"
+
+#define MAX_CHILDREN 16
+#define POLL_US 20000
+#define KILL_GRACE_US (2 * G_USEC_PER_SEC)
+
+static struct child *live[MAX_CHILDREN];
+/* The signal handler only reads this copy: plain pids, no pointers. */
+static volatile pid_t live_pids[MAX_CHILDREN];
+static volatile sig_atomic_t stop_signal;
+static void (*tick)(void);
+
+void run_set_tick(void (*fn)(void))
+{
+	tick = fn;
+}
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live_pids[i] > 0)
+			kill(-live_pids[i], SIGTERM);
+}
+
+void run_signals_install(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+int run_stop_signal(void)
+{
+	return stop_signal;
+}
+
+static void redirect(const char *path, int fd, int flags)
+{
+	int f = open(path ? path : "/dev/null", flags, 0644);
+
+	if (f < 0) {
+		dprintf(STDERR_FILENO, "kmatrix: cannot open %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	dup2(f, fd);
+	close(f);
+}
+
+static void __attribute__((noreturn)) child_exec(struct child *c)
+{
+	int append = O_WRONLY | O_CREAT | O_APPEND;
+
+	setpgid(0, 0);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	/* If kmatrix dies without cleaning up, its direct children go too. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	redirect("/dev/null", STDIN_FILENO, O_RDONLY);
+	redirect(c->log, STDERR_FILENO, append);
+	if (c->out)
+		redirect(c->out, STDOUT_FILENO, O_WRONLY | O_CREAT | O_TRUNC);
+	else
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	if (c->cwd && chdir(c->cwd) < 0) {
+		dprintf(STDERR_FILENO, "kmatrix: cannot enter %s: %s\n", c->cwd, strerror(errno));
+		_exit(127);
+	}
+	if (c->env)
+		execvpe(c->argv[0], c->argv, c->env);
+	else
+		execvp(c->argv[0], c->argv);
+	dprintf(STDERR_FILENO, "kmatrix: cannot run %s: %s\n", c->argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int slot_add(struct child *c)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (!live[i]) {
+			live[i] = c;
+			return i;
+		}
+	return -1;
+}
+
+static void slot_del(struct child *c)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live[i] == c) {
+			live[i] = NULL;
+			live_pids[i] = 0;
+		}
+}
+
+int run_start(struct child *c)
+{
+	int slot = slot_add(c);
+	pid_t pid;
+
+	c->done = c->timed_out = c->interrupted = false;
+	c->killed_by = NULL;
+	c->kill_at = 0;
+	c->started = g_get_monotonic_time();
+	if (slot < 0 || stop_signal) {
+		slot_del(c);
+		c->done = true;
+		c->interrupted = stop_signal != 0;
+		c->status = -1;
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		slot_del(c);
+		c->done = true;
+		c->status = -1;
+		return -1;
+	}
+	if (pid == 0)
+		child_exec(c);
+	/* Both sides set the group, so no signal can find the child outside it. */
+	setpgid(pid, pid);
+	c->pid = pid;
+	live_pids[slot] = pid;
+	/* A signal that came before the pid was visible to the handler. */
+	if (stop_signal)
+		kill(-pid, SIGTERM);
+	return 0;
+}
+
+static void begin_kill(struct child *c, gint64 now)
+{
+	if (c->kill_at)
+		return;
+	kill(-c->pid, SIGTERM);
+	c->kill_at = now + KILL_GRACE_US;
+}
+
+static void check_limits(struct child *c, gint64 now)
+{
+	const char *why;
+
+	if (stop_signal && !c->interrupted) {
+		c->interrupted = true;
+		begin_kill(c, now);
+	}
+	if (c->timeout > 0 && !c->timed_out &&
+	    now - c->started > c->timeout * G_USEC_PER_SEC) {
+		c->timed_out = true;
+		begin_kill(c, now);
+	}
+	if (c->watch && !c->killed_by && !c->kill_at) {
+		why = c->watch(c, c->watch_data);
+		if (why) {
+			c->killed_by = why;
+			begin_kill(c, now);
+		}
+	}
+	if (c->kill_at && now > c->kill_at)
+		kill(-c->pid, SIGKILL);
+}
+
+static void reap(struct child *c, int status, gint64 now)
+{
+	c->status = status;
+	c->done = true;
+	c->elapsed = (now - c->started) / (double)G_USEC_PER_SEC;
+	/* Whatever the killed leader left behind in its group goes too. */
+	if (c->kill_at || WIFSIGNALED(status))
+		kill(-c->pid, SIGKILL);
+	slot_del(c);
+}
+
+void run_poll(void)
+{
+	gint64 now = g_get_monotonic_time();
+
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		struct child *c = live[i];
+		int status;
+		pid_t r;
+
+		if (!c)
+			continue;
+		r = waitpid(c->pid, &status, WNOHANG);
+		if (r == c->pid)
+			reap(c, status, now);
+		else
+			check_limits(c, now);
+	}
+}
+
+int run_wait(struct child *c)
+{
+	while (!c->done) {
+		run_poll();
+		if (!c->done)
+			g_usleep(POLL_US);
+		if (tick)
+			tick();
+	}
+	if (c->status < 0 || c->timed_out || c->interrupted || c->killed_by)
+		return -1;
+	if (WIFEXITED(c->status))
+		return WEXITSTATUS(c->status);
+	return 128 + WTERMSIG(c->status);
+}
+
+int run_command(struct child *c)
+{
+	if (run_start(c) < 0)
+		return -1;
+	return run_wait(c);
+}
+
+void run_kill_all(void)
+{
+	gint64 now = g_get_monotonic_time();
+	bool any;
+
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live[i])
+			begin_kill(live[i], now);
+	do {
+		any = false;
+		run_poll();
+		for (int i = 0; i < MAX_CHILDREN; i++)
+			any |= live[i] != NULL;
+		if (any)
+			g_usleep(POLL_US);
+	} while (any);
+}
+
+char *run_capture(char **argv, const char *cwd, char **env)
+{
+	char *tmp = NULL, *text = NULL;
+	struct child c = { .argv = argv, .cwd = cwd, .env = env };
+	int fd = g_file_open_tmp("kmatrix-XXXXXX", &tmp, NULL);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	c.out = tmp;
+	if (run_command(&c) == 0 && g_file_get_contents(tmp, &text, NULL, NULL))
+		g_strchomp(text);
+	else
+		g_clear_pointer(&text, g_free);
+	unlink(tmp);
+	g_free(tmp);
+	return text;
+}
+
+char *run_describe(const struct child *c)
+{
+	if (c->interrupted)
+		return g_strdup_printf("interrupted by signal %d", stop_signal);
+	if (c->timed_out)
+		return g_strdup_printf("timed out after %.0f s", c->timeout);
+	if (c->killed_by)
+		return g_strdup(c->killed_by);
+	if (c->status < 0)
+		return g_strdup_printf("could not be started");
+	if (WIFEXITED(c->status))
+		return g_strdup_printf("exit %d", WEXITSTATUS(c->status));
+	return g_strdup_printf("killed by signal %d (%s)", WTERMSIG(c->status),
+			       strsignal(WTERMSIG(c->status)));
+}

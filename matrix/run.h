@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Child processes: every tool kmatrix runs (git, tar, make, the initramfs
+ * packer, QEMU) goes through here.  A child runs in its own process group
+ * with its output in a log file and an optional time limit; on timeout, on
+ * a watch callback's request or on SIGINT/SIGTERM the whole group is killed.
+ * Several children may run at once (a boot beside a build); waiting for one
+ * keeps polling the others, so every time limit holds.
+ */
+#ifndef KMATRIX_RUN_H
+#define KMATRIX_RUN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+#include <glib.h>
+
+struct child;
+/* Return a reason to kill the child now, or NULL to let it run. */
+typedef const char *(*child_watch_fn)(struct child *c, void *data);
+
+struct child {
+	/* filled in by the caller */
+	char **argv;
+	char **env;		/* whole environment; NULL inherits ours */
+	const char *cwd;	/* NULL: ours */
+	const char *log;	/* stderr (and stdout unless out) appended; NULL: /dev/null */
+	const char *out;	/* stdout, truncated; NULL: same as log */
+	double timeout;		/* seconds; 0: none */
+	child_watch_fn watch;
+	void *watch_data;
+
+	/* filled in by run_start() and run_wait() */
+	pid_t pid;
+	gint64 started;		/* monotonic, microseconds */
+	gint64 kill_at;		/* when to escalate to SIGKILL; 0: not killing */
+	double elapsed;		/* seconds, once done */
+	int status;		/* wait status, once done */
+	bool done;
+	bool timed_out;
+	bool interrupted;	/* killed because kmatrix got SIGINT/SIGTERM */
+	const char *killed_by;	/* the watch callback's reason */
+};
+
+/* Catch SIGINT and SIGTERM: kill every running child's group. */
+void run_signals_install(void);
+/* The signal that asked kmatrix to stop, or 0. */
+int run_stop_signal(void);
+
+int run_start(struct child *c);
+/*
+ * Wait for @c, polling every other running child meanwhile.  Returns the
+ * exit code, 128+signal when killed by a signal, or -1 when killed by us
+ * (timeout, watch, interruption) or when it could not be started.
+ */
+int run_wait(struct child *c);
+int run_command(struct child *c);
+/* Reap whatever has finished and enforce limits, without blocking. */
+void run_poll(void);
+/* Kill every running child's group and wait for them. */
+void run_kill_all(void);
+
+/* Called on every poll while waiting (the progress line). */
+void run_set_tick(void (*fn)(void));
+
+/* Run argv in cwd and return its stdout with trailing whitespace cut, or NULL. */
+char *run_capture(char **argv, const char *cwd, char **env);
+
+/* "exit 2", "killed by signal 9", "timed out after 300 s", ... */
+char *run_describe(const struct child *c);
+
+#endif

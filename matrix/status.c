@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmatrix status: the grid of cached results (no building, no lock), exit
+ * 0 only when every cell of the matrix has a result that met expectations.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "apply.h"
+#include "cache.h"
+#include "conf.h"
+#include "plan.h"
+#include "result.h"
+#include "verbs.h"
+
+struct grid {
+	struct matrix_conf *m;
+	char *results;
+	char **versions, **arches;
+	int met, unmet, missing;
+};
+
+static const char *cell_text(struct grid *g, const char *v, const char *a,
+			     const char *s, char *buf, size_t n)
+{
+	char *path = result_path(g->results, v, a, s, ".json");
+	char *why = NULL;
+	json_t *r = result_read(path, v, a, s, &why);
+
+	g_free(path);
+	g_free(why);
+	if (!r) {
+		g->missing++;
+		return "-";
+	}
+	if (json_is_true(json_object_get(r, "met")))
+		g->met++;
+	else
+		g->unmet++;
+	snprintf(buf, n, "%s%s%s",
+		 json_string_value(json_object_get(r, "verdict")),
+		 json_is_true(json_object_get(r, "met")) ? "" : "!",
+		 json_is_true(json_object_get(r, "final")) ? "" : "?");
+	json_decref(r);
+	return buf;
+}
+
+static void print_version(struct grid *g, const struct version_conf *v)
+{
+	GError *err = NULL;
+	GPtrArray *steps = apply_plan(v, &err);
+	char buf[64];
+
+	if (!steps) {
+		printf("%-6s %s\n", v->name, err->message);
+		g_error_free(err);
+		g->missing++;
+		return;
+	}
+	for (guint s = 0; s < steps->len; s++) {
+		struct step *st = steps->pdata[s];
+
+		printf("%-6s %-10s", s ? "" : v->name, st->id);
+		for (guint k = 0; k < g->m->arches->len; k++) {
+			struct arch_conf *a = g->m->arches->pdata[k];
+
+			if (plan_selected(g->arches, a->name))
+				printf(" %-18s", cell_text(g, v->name, a->name, st->id, buf, sizeof(buf)));
+		}
+		printf("\n");
+	}
+	g_ptr_array_free(steps, TRUE);
+}
+
+static void print_grid(struct grid *g)
+{
+	printf("%-6s %-10s", "", "");
+	for (guint k = 0; k < g->m->arches->len; k++) {
+		struct arch_conf *a = g->m->arches->pdata[k];
+
+		if (plan_selected(g->arches, a->name))
+			printf(" %-18s", a->name);
+	}
+	printf("\n");
+	for (guint i = 0; i < g->m->versions->len; i++) {
+		struct version_conf *v = g->m->versions->pdata[i];
+
+		if (plan_selected(g->versions, v->name))
+			print_version(g, v);
+	}
+	printf("\n%d met, %d not met (!), %d without a result (-); ? marks a result that is not final\n",
+	       g->met, g->unmet, g->missing);
+}
+
+int cmd_status(int argc, char **argv)
+{
+	char *cache = NULL, *results = NULL, *matrix = NULL, *versions = NULL, *arches = NULL;
+	GOptionEntry entries[] = {
+		{ "versions", 0, 0, G_OPTION_ARG_STRING, &versions, "Versions to show", "LIST" },
+		{ "arches", 0, 0, G_OPTION_ARG_STRING, &arches, "Architectures to show", "LIST" },
+		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &cache, "Cache directory", "DIR" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &results, "Results directory", "DIR" },
+		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &matrix, "Matrix definition", "FILE" },
+		{ NULL }
+	};
+	struct grid g = { 0 };
+	char *top, *path, *dir;
+	GError *err = NULL;
+	int rc;
+
+	if (verb_parse("status", NULL,
+		       "Print the grid of cached results; exit 0 only when every cell met its expectation.",
+		       entries, &argc, &argv))
+		return 2;
+	top = cache_project_top();
+	path = matrix ? g_strdup(matrix) : g_build_filename(top, "matrix", "matrix.conf", NULL);
+	g.m = conf_load(top, path, &err);
+	if (!g.m) {
+		g_printerr("kmatrix: %s\n", err->message);
+		g_error_free(err);
+		return 2;
+	}
+	dir = cache_dir(cache);
+	g.results = cache_results_dir(dir, results);
+	g.versions = versions ? g_strsplit_set(versions, ",;", -1) : NULL;
+	g.arches = arches ? g_strsplit_set(arches, ",;", -1) : NULL;
+	print_grid(&g);
+	rc = g.unmet || g.missing ? 1 : 0;
+	conf_free(g.m);
+	g_strfreev(g.versions);
+	g_strfreev(g.arches);
+	g_free(g.results);
+	g_free(dir);
+	g_free(path);
+	g_free(top);
+	return rc;
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+#include "tree.h"
+
+char *tree_dir(const char *cache, const char *version)
+{
+	return g_build_filename(cache, "trees", version, NULL);
+}
+
+static char **vargv(const char *first, va_list ap)
+{
+	GPtrArray *a = g_ptr_array_new();
+	const char *s;
+
+	g_ptr_array_add(a, g_strdup(first));
+	while ((s = va_arg(ap, const char *)))
+		g_ptr_array_add(a, g_strdup(s));
+	g_ptr_array_add(a, NULL);
+	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+char *tree_git(const char *dir, ...)
+{
+	va_list ap;
+	char **argv;
+	char *out;
+
+	va_start(ap, dir);
+	argv = vargv("git", ap);
+	va_end(ap);
+	out = run_capture(argv, dir, NULL);
+	g_strfreev(argv);
+	return out;
+}
+
+/* Run argv in cwd with its output appended to log; TRUE on exit 0. */
+static gboolean step(const char *cwd, char **env, const char *log, ...)
+{
+	struct child c = { .cwd = cwd, .env = env, .log = log };
+	va_list ap;
+	int rc;
+
+	va_start(ap, log);
+	c.argv = vargv(va_arg(ap, const char *), ap);
+	va_end(ap);
+	rc = run_command(&c);
+	g_strfreev(c.argv);
+	return rc == 0;
+}
+
+static char **fixed_identity_env(void)
+{
+	static const char *const vars[][2] = {
+		{ "GIT_AUTHOR_NAME", "kmatrix" }, { "GIT_COMMITTER_NAME", "kmatrix" },
+		{ "GIT_AUTHOR_EMAIL", "kmatrix@invalid" },
+		{ "GIT_COMMITTER_EMAIL", "kmatrix@invalid" },
+		{ "GIT_AUTHOR_DATE", "@0 +0000" }, { "GIT_COMMITTER_DATE", "@0 +0000" },
+	};
+	char **env = g_get_environ();
+
+	for (size_t i = 0; i < G_N_ELEMENTS(vars); i++)
+		env = g_environ_setenv(env, vars[i][0], vars[i][1], TRUE);
+	return env;
+}
+
+int tree_lay(const char *dir, const char *tarball, const char *package,
+	     const char *pkgver, const char *log)
+{
+	char **env = fixed_identity_env();
+	char *subject = g_strdup_printf("stock: %s %s", package, pkgver);
+	char *origin = g_strdup_printf("Pristine tree unpacked from %s.", tarball);
+	char *trailer = g_strdup_printf("Package: %s\nVersion: %s", package, pkgver);
+	gboolean ok;
+
+	ok = g_mkdir_with_parents(dir, 0755) == 0 &&
+	     step(NULL, NULL, log, "git", "init", "-q", "-b", "kmatrix", dir, NULL) &&
+	     step(NULL, NULL, log, "tar", "-C", dir, "-xJf", tarball,
+		  "--strip-components=1", NULL) &&
+	     step(dir, NULL, log, "git", "add", "-A", "-f", ".", NULL) &&
+	     step(dir, env, log, "git", "-c", "commit.gpgsign=false", "commit", "-q",
+		  "-m", subject, "-m", origin, "-m", trailer, NULL) &&
+	     step(dir, NULL, log, "git", "tag", "stock", NULL);
+	g_strfreev(env);
+	g_free(subject);
+	g_free(origin);
+	g_free(trailer);
+	return ok ? 0 : -1;
+}
+
+char *tree_stock_version(const char *dir)
+{
+	char *body = tree_git(dir, "log", "-1", "--format=%B", "stock", NULL);
+	char **lines, *ver = NULL;
+
+	if (!body)
+		return NULL;
+	lines = g_strsplit(body, "\n", -1);
+	for (int i = 0; lines[i] && !ver; i++)
+		if (g_str_has_prefix(lines[i], "Version: "))
+			ver = g_strdup(g_strstrip(lines[i] + strlen("Version: ")));
+	g_strfreev(lines);
+	g_free(body);
+	return ver;
+}
+
+static char *package_version(const char *package)
+{
+	char *argv[] = { "dpkg-query", "-W", "-f=${Version}", (char *)package, NULL };
+	char *v = run_capture(argv, NULL, NULL);
+
+	if (v && !*v)
+		g_clear_pointer(&v, g_free);
+	return v;
+}
+
+static gboolean remove_tree(const char *dir, const char *log)
+{
+	return !g_file_test(dir, G_FILE_TEST_EXISTS) ||
+	       step(NULL, NULL, log, "rm", "-rf", dir, NULL);
+}
+
+static enum tree_state lay(const char *cache, const struct version_conf *v,
+			   const char *dir, const char *pkgver, char **msg)
+{
+	char *tmp = g_strconcat(dir, ".tmp", NULL);
+	char *log = g_strconcat(dir, ".lay.log", NULL);
+	enum tree_state st = TREE_FAILED;
+
+	unlink(log);
+	g_printerr("kmatrix: laying %s from %s (%s %s)\n", dir, v->tarball,
+		   v->package, pkgver);
+	if (!remove_tree(tmp, log) || !remove_tree(dir, log))
+		*msg = g_strdup_printf("cannot remove the old tree %s (see %s)", dir, log);
+	else if (tree_lay(tmp, v->tarball, v->package, pkgver, log) < 0)
+		*msg = g_strdup_printf("laying %s failed (see %s)", dir, log);
+	else if (rename(tmp, dir) < 0)
+		*msg = g_strdup_printf("cannot rename %s to %s", tmp, dir);
+	else
+		st = TREE_READY;
+	g_free(tmp);
+	g_free(log);
+	return st;
+}
+
+enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
+			     char **msg)
+{
+	char *pkgver = package_version(v->package);
+	char *dir = tree_dir(cache, v->name);
+	char *have = NULL;
+	enum tree_state st = TREE_READY;
+
+	if (!pkgver) {
+		*msg = g_strdup_printf("%s is not installed: run `apt-get install %s` (or tools/setup-host)",
+				       v->package, v->package);
+		st = TREE_SETUP_ERROR;
+	} else if (!g_file_test(v->tarball, G_FILE_TEST_IS_REGULAR)) {
+		*msg = g_strdup_printf("%s %s is installed but %s is missing: run `apt-get install --reinstall %s`",
+				       v->package, pkgver, v->tarball, v->package);
+		st = TREE_SETUP_ERROR;
+	} else {
+		have = tree_stock_version(dir);
+		if (!have || strcmp(have, pkgver))
+			st = lay(cache, v, dir, pkgver, msg);
+	}
+	g_free(have);
+	g_free(dir);
+	g_free(pkgver);
+	return st;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel trees: <cache>/trees/<v>, one git repository per version laid from
+ * the installed linux-source package exactly as matrix/DESIGN.md "Trees"
+ * says, so the commit ids are the same on every machine.
+ */
+#ifndef KMATRIX_TREE_H
+#define KMATRIX_TREE_H
+
+#include <glib.h>
+#include "conf.h"
+
+enum tree_state {
+	TREE_READY,
+	TREE_SETUP_ERROR,	/* package or tarball missing: *msg says what to install */
+	TREE_FAILED,		/* laying failed (disk full, tool missing): infra-error */
+};
+
+char *tree_dir(const char *cache, const char *version);
+/* Lay the tree unless it exists for the installed package version. */
+enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
+			     char **msg);
+/* The documented procedure itself: @dir must not exist; 0 on success. */
+int tree_lay(const char *dir, const char *tarball, const char *package,
+	     const char *pkgver, const char *log);
+/* The package version recorded in the tree's stock commit, or NULL. */
+char *tree_stock_version(const char *dir);
+
+/* git -C dir args... with its stdout, or NULL on failure. */
+char *tree_git(const char *dir, ...) G_GNUC_NULL_TERMINATED;
+
+#endif
