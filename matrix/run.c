@@ -110,8 +110,12 @@ static void slot_del(struct child *c)
 
 int run_start(struct child *c)
 {
+	static bool subreaper;
 	int slot = slot_add(c);
 	pid_t pid;
+
+	if (!subreaper)
+		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
 
 	c->done = c->timed_out = c->interrupted = false;
 	c->killed_by = NULL;
@@ -178,6 +182,9 @@ static void check_limits(struct child *c, gint64 now)
 
 static void reap(struct child *c, int status, gint64 now)
 {
+	/* Killed by the handler before a poll saw the signal: still ours. */
+	if (stop_signal)
+		c->interrupted = true;
 	c->status = status;
 	c->done = true;
 	c->elapsed = (now - c->started) / (double)G_USEC_PER_SEC;
@@ -187,23 +194,33 @@ static void reap(struct child *c, int status, gint64 now)
 	slot_del(c);
 }
 
+static struct child *find_live(pid_t pid)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live[i] && live[i]->pid == pid)
+			return live[i];
+	return NULL;
+}
+
 void run_poll(void)
 {
 	gint64 now = g_get_monotonic_time();
+	int status;
+	pid_t r;
 
-	for (int i = 0; i < MAX_CHILDREN; i++) {
-		struct child *c = live[i];
-		int status;
-		pid_t r;
+	/*
+	 * As a subreaper, kmatrix also inherits what a killed child left
+	 * behind; reaping every pid here keeps those from lingering.
+	 */
+	while ((r = waitpid(-1, &status, WNOHANG)) > 0) {
+		struct child *c = find_live(r);
 
-		if (!c)
-			continue;
-		r = waitpid(c->pid, &status, WNOHANG);
-		if (r == c->pid)
+		if (c)
 			reap(c, status, now);
-		else
-			check_limits(c, now);
 	}
+	for (int i = 0; i < MAX_CHILDREN; i++)
+		if (live[i])
+			check_limits(live[i], now);
 }
 
 int run_wait(struct child *c)

@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Matrix definition parsing: good files, malformed ones (file:line), quirks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "conf.h"
+
+#define TOP "fixtures/conf/top"
+
+static void test_good_matrix(void **state)
+{
+	GError *err = NULL;
+	struct matrix_conf *m = conf_load(TOP, TOP "/matrix/matrix.conf", &err);
+	struct version_conf *v;
+	struct arch_conf *a;
+
+	assert_non_null(m);
+	assert_null(err);
+	assert_int_equal(m->versions->len, 2);
+	assert_int_equal(m->arches->len, 2);
+	v = conf_version(m, "5.10");
+	assert_non_null(v);
+	assert_string_equal(v->package, "linux-source-5.10");
+	assert_string_equal(v->tarball, "/usr/src/linux-source-5.10.tar.xz");
+	assert_string_equal(v->series, TOP "/backports/5.10/series");
+	assert_string_equal(conf_version(m, "7.2")->series, TOP "/series");
+	assert_null(conf_version(m, "6.1"));
+	a = conf_arch(m, "arm64");
+	assert_non_null(a);
+	assert_string_equal(a->cross_compile, "aarch64-linux-gnu-");
+	assert_string_equal(a->image_target, "Image");
+	assert_string_equal(a->fragment, TOP "/arch-configs/arm64/config.fragment");
+	assert_string_equal(conf_arch(m, "x86_64")->cross_compile, "");
+	assert_string_equal(m->expectations, TOP "/series/expectations");
+	conf_free(m);
+}
+
+/* Write @text as matrix.conf of a copy of the fixture top; return the error. */
+static char *load_error(const char *text)
+{
+	char *dir = g_dir_make_tmp("kmatrix-conf-XXXXXX", NULL);
+	char *mdir = g_build_filename(dir, "matrix", NULL);
+	char *path = g_build_filename(mdir, "matrix.conf", NULL);
+	char *arches = g_build_filename(dir, "arch-configs", NULL);
+	char *src = g_canonicalize_filename(TOP "/arch-configs", NULL);
+	GError *err = NULL;
+	struct matrix_conf *m;
+	char *msg;
+
+	g_mkdir_with_parents(mdir, 0755);
+	assert_int_equal(symlink(src, arches), 0);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	m = conf_load(dir, path, &err);
+	assert_null(m);
+	assert_non_null(err);
+	/* Every message starts with the file's path. */
+	assert_true(g_str_has_prefix(err->message, path));
+	msg = g_strdup(err->message + strlen(path));
+	g_error_free(err);
+	unlink(path);
+	unlink(arches);
+	rmdir(mdir);
+	rmdir(dir);
+	g_free(dir);
+	g_free(mdir);
+	g_free(path);
+	g_free(arches);
+	g_free(src);
+	return msg;
+}
+
+#define GOOD_VERSION "[version 7.2]\npackage=p\ntarball=t\nbaseline=b\nseries=s\n"
+
+static void assert_error(const char *text, const char *want)
+{
+	char *msg = load_error(text);
+
+	if (!g_str_has_prefix(msg, want))
+		fail_msg("error '%s' does not start with '%s'", msg, want);
+	g_free(msg);
+}
+
+static void test_syntax_error_line(void **state)
+{
+	assert_error("[matrix]\nversions=7.2\nthis line is wrong\n",
+		     ":3: not a [group], key=value or # comment: this line is wrong");
+}
+
+static void test_key_before_group(void **state)
+{
+	assert_error("# comment\nversions=7.2\n[matrix]\n", ":2: key before any [group]");
+}
+
+static void test_duplicate_key(void **state)
+{
+	assert_error("[matrix]\nversions=7.2\narches=x86_64\nversions=5.10\n",
+		     ":4: duplicate key versions");
+}
+
+static void test_missing_key(void **state)
+{
+	assert_error("[matrix]\nversions=7.2\narches=x86_64\n\n" GOOD_VERSION,
+		     ":1: [matrix]: missing key 'expectations'");
+}
+
+static void test_unknown_key(void **state)
+{
+	assert_error("[matrix]\nversions=7.2\narches=x86_64\nexpectations=e\n\n"
+		     "[version 7.2]\npackage=p\ntarbal=t\nbaseline=b\nseries=s\n",
+		     ":8: [version 7.2]: unknown key 'tarbal'");
+}
+
+static void test_version_without_group(void **state)
+{
+	assert_error("[matrix]\nversions=7.2;6.1\narches=x86_64\nexpectations=e\n\n" GOOD_VERSION,
+		     ":2: version 6.1 is listed but has no [version 6.1] group");
+}
+
+static void test_unknown_arch(void **state)
+{
+	assert_error("[matrix]\nversions=7.2\narches=x86_64;riscv\nexpectations=e\n\n" GOOD_VERSION,
+		     ":3: arch riscv is listed but");
+}
+
+static void test_empty_list(void **state)
+{
+	assert_error("[matrix]\nversions=\narches=x86_64\nexpectations=e\n", ":2: [matrix]: 'versions' is empty");
+}
+
+static void test_bad_arch_conf(void **state)
+{
+	char *dir = g_dir_make_tmp("kmatrix-arch-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "arch.conf", NULL);
+	char *frag = g_build_filename(dir, "config.fragment", NULL);
+	GError *err = NULL;
+	char *want;
+
+	g_file_set_contents(frag, "CONFIG_PRINTK=y\n", -1, NULL);
+	g_file_set_contents(path, "[arch]\nkernel_arch=x\ncross_compile=\nguest_cc=gcc\n"
+			    "debian_arch=amd64\nimage=i\nimage_target=t\nfragment=config.fragment\n"
+			    "[qemu]\nbinary=q\nmachine=pc\ncpu=max\nmemory=256\nconsole=ttyS0\n"
+			    "[qemu version~5]\ncpu=other\n", -1, NULL);
+	assert_null(arch_conf_load(path, "x", &err));
+	want = g_strdup_printf("%s:15: unknown group [qemu version~5]", path);
+	assert_true(g_str_has_prefix(err->message, want));
+	g_clear_error(&err);
+	g_free(want);
+	unlink(path);
+	unlink(frag);
+	rmdir(dir);
+	g_free(path);
+	g_free(frag);
+	g_free(dir);
+}
+
+static void test_version_cmp(void **state)
+{
+	assert_true(version_cmp("5.10", "5.9") > 0);
+	assert_true(version_cmp("5.9", "5.10") < 0);
+	assert_int_equal(version_cmp("6.12", "6.12"), 0);
+	assert_true(version_cmp("7", "6.12") > 0);
+	assert_true(version_cmp("5.12", "5.12.1") < 0);
+}
+
+static void test_range(void **state)
+{
+	assert_int_equal(version_range_match("version<5.12", "5.10"), 1);
+	assert_int_equal(version_range_match("version<5.12", "5.12"), 0);
+	assert_int_equal(version_range_match("version<5.12", "6.1"), 0);
+	assert_int_equal(version_range_match("version>=6.1", "6.1"), 1);
+	assert_int_equal(version_range_match("version>=6.1", "5.10"), 0);
+	assert_int_equal(version_range_match("version>=5.4,<5.12", "5.10"), 1);
+	assert_int_equal(version_range_match("version>=5.4,<5.12", "5.12"), 0);
+	assert_int_equal(version_range_match("version=7.2", "7.2"), 1);
+	assert_int_equal(version_range_match("version~5", "5.10"), -1);
+	assert_int_equal(version_range_match("version<", "5.10"), -1);
+	assert_int_equal(version_range_match("kernel<5", "5.10"), -1);
+}
+
+static void test_quirk_selection(void **state)
+{
+	GError *err = NULL;
+	struct matrix_conf *m = conf_load(TOP, TOP "/matrix/matrix.conf", &err);
+	struct arch_conf *a = conf_arch(m, "arm64");
+	struct qemu_conf q;
+
+	assert_int_equal(conf_qemu(a, "5.10", &q, &err), 0);
+	assert_string_equal(q.cpu, "max,lpa2=off");
+	assert_string_equal(q.memory, "256");
+	assert_string_equal(q.quirks, "qemu version<5.12");
+	assert_int_equal(q.timeout, 120);
+	qemu_conf_clear(&q);
+	assert_int_equal(conf_qemu(a, "5.4", &q, &err), 0);
+	assert_string_equal(q.cpu, "max,lpa2=off");
+	assert_string_equal(q.memory, "512");
+	assert_string_equal(q.quirks, "qemu version<5.12;qemu version>=5.4,<5.6");
+	qemu_conf_clear(&q);
+	assert_int_equal(conf_qemu(a, "7.2", &q, &err), 0);
+	assert_string_equal(q.cpu, "max");
+	assert_string_equal(q.quirks, "");
+	assert_string_equal(q.console, "ttyAMA0");
+	qemu_conf_clear(&q);
+	assert_int_equal(conf_qemu(conf_arch(m, "x86_64"), "5.10", &q, &err), 0);
+	assert_int_equal(q.timeout, 300);
+	qemu_conf_clear(&q);
+	conf_free(m);
+}
+
+static void test_conf_line(void **state)
+{
+	const char *p = TOP "/arch-configs/arm64/arch.conf";
+
+	assert_int_equal(conf_line(p, "arch", NULL), 1);
+	assert_int_equal(conf_line(p, "qemu", "console"), 15);
+	assert_int_equal(conf_line(p, "qemu version<5.12", "cpu"), 20);
+	assert_int_equal(conf_line(p, "qemu", "nothing"), 0);
+}
+
+/* The project's own definition must load, and arm64 5.10 must get lpa2=off. */
+static void test_project_matrix(void **state)
+{
+	GError *err = NULL;
+	struct matrix_conf *m = conf_load("../..", "../../matrix/matrix.conf", &err);
+	struct qemu_conf q;
+
+	if (!m)
+		fail_msg("%s", err->message);
+	assert_int_equal(conf_qemu(conf_arch(m, "arm64"), "5.10", &q, &err), 0);
+	assert_non_null(strstr(q.cpu, "lpa2=off"));
+	qemu_conf_clear(&q);
+	assert_int_equal(conf_qemu(conf_arch(m, "arm64"), "6.1", &q, &err), 0);
+	assert_null(strstr(q.cpu, "lpa2=off"));
+	qemu_conf_clear(&q);
+	conf_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_matrix),
+		cmocka_unit_test(test_syntax_error_line),
+		cmocka_unit_test(test_key_before_group),
+		cmocka_unit_test(test_duplicate_key),
+		cmocka_unit_test(test_missing_key),
+		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_version_without_group),
+		cmocka_unit_test(test_unknown_arch),
+		cmocka_unit_test(test_empty_list),
+		cmocka_unit_test(test_bad_arch_conf),
+		cmocka_unit_test(test_version_cmp),
+		cmocka_unit_test(test_range),
+		cmocka_unit_test(test_quirk_selection),
+		cmocka_unit_test(test_conf_line),
+		cmocka_unit_test(test_project_matrix),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Cell results: a written result reads back equal; a broken one is refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "result.h"
+
+#define KEY "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
+static char *dir;
+
+static int setup(void **state)
+{
+	dir = g_dir_make_tmp("kmatrix-result-XXXXXX", NULL);
+	return dir ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char *argv[] = { "rm", "-rf", dir, NULL };
+
+	g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+	g_free(dir);
+	return 0;
+}
+
+static json_t *sample(void)
+{
+	json_t *r = result_new("7.2", "x86_64", "baseline", 1);
+	GPtrArray *ev = g_ptr_array_new();
+
+	g_ptr_array_add(ev, "nice_rlim20_to_0: expected fail, got ok");
+	json_object_set_new(r, "key", json_string(KEY));
+	json_object_set_new(r, "final", json_true());
+	result_set_verdict(r, "unexpected-pass", false, "1 case passed that should fail", ev);
+	result_set_timing(r, "build", 123.5);
+	result_set_input(r, "config", "abc");
+	json_array_append_new(json_object_get(r, "tests"),
+			      json_pack("{s:s, s:s, s:s, s:b, s:s}", "name", "nice_rlim20_to_0",
+					"result", "ok", "expected", "fail", "met", 0, "diag", ""));
+	g_ptr_array_free(ev, TRUE);
+	return r;
+}
+
+static char *write_text(const char *name, const char *text)
+{
+	char *p = g_build_filename(dir, name, NULL);
+
+	assert_true(g_file_set_contents(p, text, -1, NULL));
+	return p;
+}
+
+static void test_round_trip(void **state)
+{
+	char *p = result_path(dir, "7.2", "x86_64", "baseline", ".json");
+	json_t *r = sample(), *back;
+	char *why = NULL;
+
+	assert_int_equal(result_write(p, r, NULL), 0);
+	back = result_read(p, "7.2", "x86_64", "baseline", &why);
+	assert_non_null(back);
+	assert_true(json_equal(r, back));
+	assert_string_equal(json_string_value(json_object_get(back, "verdict")), "unexpected-pass");
+	json_decref(back);
+	json_decref(r);
+	g_free(p);
+}
+
+static void assert_refused(const char *text, const char *why_part)
+{
+	char *p = write_text("bad.json", text);
+	char *why = NULL;
+
+	assert_null(result_read(p, NULL, NULL, NULL, &why));
+	assert_non_null(why);
+	if (!strstr(why, why_part))
+		fail_msg("reason '%s' lacks '%s'", why, why_part);
+	g_free(why);
+	g_free(p);
+}
+
+static char *sample_text(void)
+{
+	json_t *r = sample();
+	char *t = json_dumps(r, 0);
+
+	json_decref(r);
+	return t;
+}
+
+static void test_truncated(void **state)
+{
+	char *t = sample_text();
+
+	t[strlen(t) / 2] = '\0';
+	assert_refused(t, "bad.json");
+	free(t);
+}
+
+static void test_empty_and_garbage(void **state)
+{
+	assert_refused("", "bad.json");
+	assert_refused("[1, 2]", "not a JSON object");
+	assert_refused("{\"schema\": \"kmatrix-cell/1\"}", "is missing or not a string");
+}
+
+static void mutate_and_refuse(const char *field, json_t *value, const char *why)
+{
+	json_t *r = sample();
+	char *t;
+
+	if (value)
+		json_object_set_new(r, field, value);
+	else
+		json_object_del(r, field);
+	t = json_dumps(r, 0);
+	assert_refused(t, why);
+	free(t);
+	json_decref(r);
+}
+
+static void test_invalid_fields(void **state)
+{
+	mutate_and_refuse("schema", json_string("kmatrix-cell/0"), "schema is not");
+	mutate_and_refuse("verdict", json_string("maybe"), "unknown verdict");
+	mutate_and_refuse("key", json_string("short"), "without a valid key");
+	mutate_and_refuse("met", json_string("yes"), "'met' is missing");
+	mutate_and_refuse("tests", json_pack("[{s:s}]", "name", "x"), "tests[0]");
+	mutate_and_refuse("evidence", NULL, "'evidence' or 'tests'");
+	mutate_and_refuse("step_index", json_string("1"), "step_index");
+}
+
+static void test_identity_mismatch(void **state)
+{
+	char *t = sample_text();
+	char *p = write_text("moved.json", t);
+	char *why = NULL;
+
+	assert_null(result_read(p, "7.2", "arm64", "baseline", &why));
+	assert_non_null(strstr(why, "'arch' is x86_64, expected arm64"));
+	g_free(why);
+	g_free(p);
+	free(t);
+}
+
+/* A result that is not final (an interrupted or set-up failure) needs no key. */
+static void test_not_final_without_key(void **state)
+{
+	json_t *r = result_new("5.10", "arm64", "stock", 0);
+	char *p = g_build_filename(dir, "nf.json", NULL);
+	char *why = NULL;
+	json_t *back;
+
+	result_set_verdict(r, "setup-error", false, "linux-source-5.10 is not installed", NULL);
+	assert_int_equal(result_write(p, r, NULL), 0);
+	back = result_read(p, "5.10", "arm64", "stock", &why);
+	assert_non_null(back);
+	json_decref(back);
+	json_decref(r);
+	g_free(p);
+}
+
+static void test_verdicts(void **state)
+{
+	assert_true(result_verdict_known("pass"));
+	assert_true(result_verdict_known("setup-error"));
+	assert_false(result_verdict_known("passed"));
+	assert_false(result_verdict_known(NULL));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_empty_and_garbage),
+		cmocka_unit_test(test_invalid_fields),
+		cmocka_unit_test(test_identity_mismatch),
+		cmocka_unit_test(test_not_final_without_key),
+		cmocka_unit_test(test_verdicts),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

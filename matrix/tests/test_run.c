@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * run.c: exit codes, logs, time limits and the kill of a child's whole
+ * process group (with sleep grandchildren), on timeout, on a watch's
+ * request and on SIGTERM to kmatrix.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "run.h"
+
+static double now(void)
+{
+	return g_get_monotonic_time() / 1e6;
+}
+
+/* Nothing of the child's group may be left: kill(-pgid, 0) finds nobody. */
+static void assert_group_gone(pid_t pgid)
+{
+	for (int i = 0; i < 100 && kill(-pgid, 0) == 0; i++)
+		g_usleep(10000);
+	assert_int_equal(kill(-pgid, 0), -1);
+}
+
+static void test_exit_codes(void **state)
+{
+	char *ok[] = { "true", NULL };
+	char *three[] = { "sh", "-c", "exit 3", NULL };
+	char *missing[] = { "/nonexistent/tool", NULL };
+	struct child c = { .argv = ok };
+
+	assert_int_equal(run_command(&c), 0);
+	c.argv = three;
+	assert_int_equal(run_command(&c), 3);
+	c.argv = missing;
+	assert_int_equal(run_command(&c), 127);
+}
+
+static void test_log_and_capture(void **state)
+{
+	char *log = NULL;
+	int fd = g_file_open_tmp("kmatrix-run-XXXXXX", &log, NULL);
+	char *argv[] = { "sh", "-c", "echo out; echo err >&2", NULL };
+	char *pwd[] = { "pwd", NULL };
+	struct child c = { .argv = argv };
+	char *text = NULL, *out;
+
+	close(fd);
+	c.log = log;
+	assert_int_equal(run_command(&c), 0);
+	assert_true(g_file_get_contents(log, &text, NULL, NULL));
+	assert_non_null(strstr(text, "out\n"));
+	assert_non_null(strstr(text, "err\n"));
+	out = run_capture(pwd, "/tmp", NULL);
+	assert_string_equal(out, "/tmp");
+	g_free(out);
+	g_free(text);
+	unlink(log);
+	g_free(log);
+}
+
+static void test_timeout_kills_group(void **state)
+{
+	/* The shell's own children must die too, not just the shell. */
+	char *argv[] = { "sh", "-c", "sleep 30 & sleep 30 & wait", NULL };
+	struct child c = { .argv = argv, .timeout = 0.5 };
+	double t0 = now();
+	char *why;
+
+	assert_int_equal(run_command(&c), -1);
+	assert_true(c.timed_out);
+	assert_true(now() - t0 < 5);
+	assert_group_gone(c.pid);
+	why = run_describe(&c);
+	assert_string_equal(why, "timed out after 0 s");
+	g_free(why);
+}
+
+/* A child that ignores SIGTERM is killed after the grace period. */
+static void test_timeout_escalates(void **state)
+{
+	char *argv[] = { "sh", "-c", "trap '' TERM; sleep 30 & wait; wait", NULL };
+	struct child c = { .argv = argv, .timeout = 0.3 };
+	double t0 = now();
+
+	assert_int_equal(run_command(&c), -1);
+	assert_true(c.timed_out);
+	assert_true(now() - t0 < 6);
+	assert_group_gone(c.pid);
+}
+
+static const char *stop_at_once(struct child *c, void *data)
+{
+	int *calls = data;
+
+	return ++*calls > 3 ? "watch said stop" : NULL;
+}
+
+static void test_watch(void **state)
+{
+	char *argv[] = { "sleep", "30", NULL };
+	int calls = 0;
+	struct child c = { .argv = argv, .watch = stop_at_once, .watch_data = &calls };
+	char *why;
+
+	assert_int_equal(run_command(&c), -1);
+	assert_string_equal(c.killed_by, "watch said stop");
+	assert_false(c.timed_out);
+	why = run_describe(&c);
+	assert_string_equal(why, "watch said stop");
+	g_free(why);
+}
+
+/* Two children at once: waiting for one enforces the other's limit. */
+static void test_parallel_limits(void **state)
+{
+	char *slow[] = { "sleep", "30", NULL };
+	char *work[] = { "sleep", "1", NULL };
+	struct child a = { .argv = slow, .timeout = 0.3 };
+	struct child b = { .argv = work };
+
+	assert_int_equal(run_start(&a), 0);
+	assert_int_equal(run_start(&b), 0);
+	assert_int_equal(run_wait(&b), 0);
+	assert_true(a.done);
+	assert_true(a.timed_out);
+	assert_int_equal(run_wait(&a), -1);
+}
+
+static const char *send_term(struct child *c, void *data)
+{
+	if (c->elapsed == 0 && g_get_monotonic_time() - c->started > 200000)
+		raise(SIGTERM);
+	return NULL;
+}
+
+/* Last: the stop signal is sticky for the rest of the process. */
+static void test_sigterm_kills_children(void **state)
+{
+	char *argv[] = { "sh", "-c", "sleep 30 & sleep 30 & wait", NULL };
+	char *other[] = { "sleep", "30", NULL };
+	struct child c = { .argv = argv, .watch = send_term };
+	struct child bg = { .argv = other };
+	char *after[] = { "true", NULL };
+	struct child late = { .argv = after };
+	double t0 = now();
+
+	run_signals_install();
+	assert_int_equal(run_start(&bg), 0);
+	assert_int_equal(run_command(&c), -1);
+	assert_true(c.interrupted);
+	assert_int_equal(run_stop_signal(), SIGTERM);
+	run_kill_all();
+	assert_true(bg.done);
+	assert_true(now() - t0 < 6);
+	assert_group_gone(c.pid);
+	assert_group_gone(bg.pid);
+	/* Nothing new starts once kmatrix was told to stop. */
+	assert_int_equal(run_command(&late), -1);
+	assert_true(late.interrupted);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_codes),
+		cmocka_unit_test(test_log_and_capture),
+		cmocka_unit_test(test_timeout_kills_group),
+		cmocka_unit_test(test_timeout_escalates),
+		cmocka_unit_test(test_watch),
+		cmocka_unit_test(test_parallel_limits),
+		cmocka_unit_test(test_sigterm_kills_children),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

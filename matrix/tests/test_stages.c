@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stage classification from fixtures: a config fragment checked against
+ * .config (the dropped symbol is named), and guest consoles classified as
+ * panic, no init, no output, hang, QEMU failure or ready to judge.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <cmocka.h>
+
+#include "boot.h"
+#include "cell.h"
+
+static bool has_evidence(const struct outcome *o, const char *part)
+{
+	for (guint i = 0; o->evidence && i < o->evidence->len; i++)
+		if (strstr(o->evidence->pdata[i], part))
+			return true;
+	return false;
+}
+
+static void test_config_good(void **state)
+{
+	struct outcome o = { 0 };
+
+	assert_int_equal(config_verify("fixtures/config/fragment", "fixtures/config/dotconfig-good", &o), 0);
+	assert_null(o.verdict);
+	outcome_clear(&o);
+}
+
+static void test_config_dropped(void **state)
+{
+	struct outcome o = { 0 };
+
+	/* PL011 missing, LOG_BUF_SHIFT changed, BLOCK set though asked off. */
+	assert_int_equal(config_verify("fixtures/config/fragment", "fixtures/config/dotconfig-dropped", &o), 3);
+	assert_string_equal(o.verdict, "config-failed");
+	assert_non_null(strstr(o.summary, "CONFIG_BLOCK"));
+	assert_true(has_evidence(&o, "CONFIG_SERIAL_AMBA_PL011: asked CONFIG_SERIAL_AMBA_PL011=y, .config has nothing"));
+	assert_true(has_evidence(&o, "CONFIG_LOG_BUF_SHIFT: asked CONFIG_LOG_BUF_SHIFT=14, .config has CONFIG_LOG_BUF_SHIFT=17"));
+	assert_true(has_evidence(&o, "CONFIG_BLOCK: asked CONFIG_BLOCK is not set, .config has CONFIG_BLOCK=y"));
+	assert_false(has_evidence(&o, "CONFIG_MODULES"));
+	outcome_clear(&o);
+}
+
+static struct outcome classify(const char *fixture, struct child *ch)
+{
+	struct outcome o = { 0 };
+	char *path = g_build_filename("fixtures/console", fixture, NULL);
+	char *text = NULL;
+	bool stop;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		text = g_strdup("");
+	stop = boot_classify(text, ch, &o);
+	assert_true(stop == (o.verdict != NULL));
+	g_free(text);
+	g_free(path);
+	return o;
+}
+
+static void test_panic(void **state)
+{
+	struct child ch = { .done = true, .status = 0 };
+	struct outcome o = classify("panic.log", &ch);
+
+	assert_string_equal(o.verdict, "boot-failed");
+	assert_string_equal(o.summary, "kernel panic");
+	assert_true(has_evidence(&o, "Kernel panic - not syncing: No working init found"));
+	assert_true(has_evidence(&o, "Run /init as init process"));
+	outcome_clear(&o);
+}
+
+static void test_no_output(void **state)
+{
+	struct child ch = { .done = true, .killed_by = "no console output" };
+	struct outcome o = classify("absent.log", &ch);
+
+	assert_string_equal(o.verdict, "boot-failed");
+	assert_string_equal(o.summary, "no console output");
+	outcome_clear(&o);
+}
+
+static void test_no_init(void **state)
+{
+	struct child ch = { .done = true, .timed_out = true, .timeout = 300 };
+	struct outcome o = classify("noinit.log", &ch);
+
+	assert_string_equal(o.verdict, "boot-failed");
+	assert_non_null(strstr(o.summary, "no init"));
+	assert_true(has_evidence(&o, "Switched to clocksource tsc"));
+	outcome_clear(&o);
+}
+
+static void test_hang(void **state)
+{
+	struct child ch = { .done = true, .timed_out = true, .timeout = 300 };
+	struct outcome o = classify("hang.log", &ch);
+
+	assert_string_equal(o.verdict, "timeout");
+	assert_string_equal(o.summary, "guest did not finish in 300 s");
+	assert_true(has_evidence(&o, "ok 1 limits_nice_default"));
+	outcome_clear(&o);
+}
+
+static void test_qemu_failed(void **state)
+{
+	struct child ch = { .done = true, .status = 1 << 8 };
+	struct outcome o = classify("qemu-fail.log", &ch);
+
+	assert_true(WIFEXITED(ch.status));
+	assert_string_equal(o.verdict, "infra-error");
+	assert_true(has_evidence(&o, "Property 'max-arm-cpu.lpa3' not found"));
+	outcome_clear(&o);
+}
+
+/* A guest that finished is judged, even when QEMU had to be stopped after it. */
+static void test_done(void **state)
+{
+	struct child ch = { .done = true, .killed_by = "guest did not power off after KMATRIX-DONE" };
+	struct outcome o = classify("done.log", &ch);
+
+	assert_null(o.verdict);
+	outcome_clear(&o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_good),
+		cmocka_unit_test(test_config_dropped),
+		cmocka_unit_test(test_panic),
+		cmocka_unit_test(test_no_output),
+		cmocka_unit_test(test_no_init),
+		cmocka_unit_test(test_hang),
+		cmocka_unit_test(test_qemu_failed),
+		cmocka_unit_test(test_done),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
