@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * JUnit XML for CI dashboards: one testsuite per cell, one testcase per
+ * guest test.  A cell that departed for a reason no single test carries
+ * (a build error, a panic, a truncated KTAP, a missing result) gets a
+ * testcase named after its verdict, so the dashboard shows it failing.
+ * Element order follows the usual JUnit schema (tests/report/junit.xsd).
+ */
+#include <string.h>
+
+#include "report.h"
+
+static void x_attr(GString *out, const char *name, const char *value)
+{
+	char *c = report_clean(value);
+	char *e = g_markup_escape_text(c, -1);
+
+	g_string_append_printf(out, " %s=\"%s\"", name, e);
+	g_free(e);
+	g_free(c);
+}
+
+static void x_text(GString *out, const char *value)
+{
+	char *c = report_clean(value);
+	char *e = g_markup_escape_text(c, -1);
+
+	g_string_append(out, e);
+	g_free(e);
+	g_free(c);
+}
+
+/* The dashboard's class: dots separate packages, so none inside a part. */
+static char *classname(const struct rcell *c)
+{
+	char *v = g_strdelimit(g_strdup(c->version), ".", '_');
+	char *out = g_strdup_printf("kmatrix.linux-%s.%s.%s", v, c->arch, c->step);
+
+	g_free(v);
+	return out;
+}
+
+struct counts {
+	int tests, failures, errors, skipped;
+};
+
+/* Mirrors suite(): the guest tests, plus the verdict's own testcase. */
+static void count_cell(const struct rcell *c, struct counts *n)
+{
+	json_t *tests = c->res ? json_object_get(c->res, "tests") : NULL;
+	bool carried = false;
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(tests, i, t) {
+		bool met = json_is_true(json_object_get(t, "met"));
+
+		n->tests++;
+		carried |= !met;
+		if (!met)
+			n->failures++;
+		else if (!strcmp(jstr(t, "result"), "skip"))
+			n->skipped++;
+	}
+	if (json_array_size(tests) && (c->met || carried))
+		return;
+	n->tests++;
+	if (c->met)
+		return;
+	if (!strcmp(report_style(c->verdict)->junit, "error"))
+		n->errors++;
+	else
+		n->failures++;
+}
+
+static void evidence_text(GString *out, const struct rcell *c)
+{
+	json_t *e;
+	size_t i;
+
+	if (!c->res) {
+		g_string_append(out, c->missing);
+		return;
+	}
+	g_string_append(out, jstr(c->res, "summary"));
+	json_array_foreach(json_object_get(c->res, "evidence"), i, e)
+		g_string_append_printf(out, "\n%s", json_string_value(e) ?
+				       json_string_value(e) : "");
+}
+
+/* The testcase that carries a verdict no guest test does. */
+static void verdict_case(GString *out, const struct rcell *c, const char *cls)
+{
+	GString *ev = g_string_new(NULL);
+
+	g_string_append(out, "    <testcase");
+	x_attr(out, "name", c->met ? "cell" : c->verdict);
+	x_attr(out, "classname", cls);
+	g_string_append_printf(out, " time=\"%.3f\"", c->total);
+	if (c->met) {
+		g_string_append(out, "/>\n");
+		g_string_free(ev, TRUE);
+		return;
+	}
+	evidence_text(ev, c);
+	g_string_append_printf(out, ">\n      <%s", report_style(c->verdict)->junit);
+	x_attr(out, "message", c->res ? jstr(c->res, "summary") : c->missing);
+	x_attr(out, "type", c->verdict);
+	g_string_append_c(out, '>');
+	x_text(out, ev->str);
+	g_string_append_printf(out, "</%s>\n    </testcase>\n",
+			       report_style(c->verdict)->junit);
+	g_string_free(ev, TRUE);
+}
+
+static void test_case(GString *out, json_t *t, const char *cls)
+{
+	bool met = json_is_true(json_object_get(t, "met"));
+	const char *diag = jstr(t, "diag");
+	char *msg;
+
+	g_string_append(out, "    <testcase");
+	x_attr(out, "name", jstr(t, "name"));
+	x_attr(out, "classname", cls);
+	g_string_append(out, " time=\"0\"");
+	if (met && strcmp(jstr(t, "result"), "skip")) {
+		g_string_append(out, "/>\n");
+		return;
+	}
+	g_string_append(out, ">\n");
+	if (met) {
+		g_string_append(out, "      <skipped");
+		x_attr(out, "message", *diag ? diag : "skipped as expected");
+		g_string_append(out, "/>\n");
+	} else {
+		msg = g_strdup_printf("expected %s, got %s", jstr(t, "expected"),
+				      jstr(t, "result"));
+		g_string_append(out, "      <failure");
+		x_attr(out, "message", msg);
+		x_attr(out, "type", "departed");
+		g_string_append_c(out, '>');
+		x_text(out, *diag ? diag : msg);
+		g_string_append(out, "</failure>\n");
+		g_free(msg);
+	}
+	g_string_append(out, "    </testcase>\n");
+}
+
+static void suite(GString *out, const struct rcell *c)
+{
+	json_t *tests = c->res ? json_object_get(c->res, "tests") : NULL;
+	struct counts n = { 0 };
+	char *cls = classname(c);
+	bool carried = false;
+	json_t *t;
+	size_t i;
+
+	count_cell(c, &n);
+	g_string_append(out, "  <testsuite");
+	x_attr(out, "name", c->id);
+	g_string_append_printf(out, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"",
+			       n.tests, n.failures, n.errors, n.skipped, c->total);
+	if (c->res && *jstr(c->res, "started"))
+		x_attr(out, "timestamp", jstr(c->res, "started"));
+	if (c->res && *jstr(c->res, "host"))
+		x_attr(out, "hostname", jstr(c->res, "host"));
+	g_string_append(out, ">\n    <properties>\n");
+	g_string_append(out, "      <property name=\"verdict\"");
+	x_attr(out, "value", c->verdict);
+	g_string_append(out, "/>\n");
+	if (c->res) {
+		g_string_append(out, "      <property name=\"commit\"");
+		x_attr(out, "value", jstr(c->res, "commit"));
+		g_string_append(out, "/>\n      <property name=\"subject\"");
+		x_attr(out, "value", jstr(c->res, "subject"));
+		g_string_append(out, "/>\n");
+	}
+	g_string_append(out, "    </properties>\n");
+	json_array_foreach(tests, i, t) {
+		carried |= !json_is_true(json_object_get(t, "met"));
+		test_case(out, t, cls);
+	}
+	if (!json_array_size(tests) || (!c->met && !carried))
+		verdict_case(out, c, cls);
+	g_string_append(out, "  </testsuite>\n");
+	g_free(cls);
+}
+
+void report_junit(GString *out, const struct report *r)
+{
+	struct counts all = { 0 };
+	double time = 0;
+
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		const struct rcell *c = r->run->cells->pdata[i];
+
+		count_cell(c, &all);
+		time += c->total;
+	}
+	g_string_append_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+			       "<testsuites name=\"kmatrix\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
+			       all.tests, all.failures, all.errors, all.skipped, time);
+	for (guint i = 0; i < r->run->cells->len; i++)
+		suite(out, r->run->cells->pdata[i]);
+	g_string_append(out, "</testsuites>\n");
+}

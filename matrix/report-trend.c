@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trend: this run against an earlier one (its results directory or its
+ * JSON report).  New departures are cells that depart now but met their
+ * expectation before, had no result then, or departed differently; fixed
+ * cells met now and departed before; a timing change is listed when a
+ * cell's total time moved by more than the share asked for, and by at
+ * least a second, so that TCG's jitter on short cells is not news.
+ */
+#include <string.h>
+
+#include "report.h"
+
+#define TREND_MIN_SECONDS 1.0
+
+static bool departs(const struct rcell *c)
+{
+	return c && c->res && !c->met;
+}
+
+static struct timing_change *timing_of(const struct rcell *now,
+				       const struct rcell *then, double share)
+{
+	struct timing_change *t;
+	double best = -1;
+
+	if (!now->res || !then->res || then->total <= 0 ||
+	    ABS(now->total - then->total) < TREND_MIN_SECONDS ||
+	    ABS(now->total - then->total) <= share * then->total)
+		return NULL;
+	t = g_new0(struct timing_change, 1);
+	t->cell = now;
+	t->before = then->total;
+	t->after = now->total;
+	for (int i = 0; report_stages[i]; i++) {
+		double a = cell_stage(then, report_stages[i]);
+		double b = cell_stage(now, report_stages[i]);
+
+		if (ABS(b - a) > best) {
+			best = ABS(b - a);
+			t->stage = report_stages[i];
+			t->stage_before = a;
+			t->stage_after = b;
+		}
+	}
+	return t;
+}
+
+static void compare_cell(struct trend *t, const struct rcell *now,
+			 const struct rcell *then)
+{
+	struct timing_change *tc;
+
+	if (then)
+		g_hash_table_insert(t->before, now->id, g_strdup(then->verdict));
+	if (departs(now)) {
+		if (departs(then) && !strcmp(then->verdict, now->verdict))
+			g_ptr_array_add(t->still, (gpointer)now);
+		else
+			g_ptr_array_add(t->new_departures, (gpointer)now);
+	} else if (now->res && departs(then)) {
+		g_ptr_array_add(t->fixed, (gpointer)now);
+	}
+	if (then && (tc = timing_of(now, then, t->share)))
+		g_ptr_array_add(t->timing, tc);
+}
+
+struct trend *trend_compute(const struct run *now, const char *against,
+			    double share, GError **err)
+{
+	struct run *then = run_load(against, err);
+	struct trend *t;
+
+	if (!then) {
+		g_prefix_error(err, "--against: ");
+		return NULL;
+	}
+	t = g_new0(struct trend, 1);
+	t->against = g_strdup(against);
+	t->share = share;
+	t->new_departures = g_ptr_array_new();
+	t->fixed = g_ptr_array_new();
+	t->still = g_ptr_array_new();
+	t->timing = g_ptr_array_new_with_free_func(g_free);
+	/* keys are the current run's ids; values outlive the earlier run */
+	t->before = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+	for (guint i = 0; i < now->cells->len; i++) {
+		const struct rcell *c = now->cells->pdata[i];
+
+		compare_cell(t, c, g_hash_table_lookup(then->by_id, c->id));
+	}
+	run_free(then);
+	return t;
+}
+
+void trend_free(struct trend *t)
+{
+	if (!t)
+		return;
+	g_free(t->against);
+	g_ptr_array_free(t->new_departures, TRUE);
+	g_ptr_array_free(t->fixed, TRUE);
+	g_ptr_array_free(t->still, TRUE);
+	g_ptr_array_free(t->timing, TRUE);
+	g_hash_table_destroy(t->before);
+	g_free(t);
+}

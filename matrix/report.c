@@ -1,0 +1,807 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmatrix report: builds the model every format renders.  The planned
+ * cells come from <results>/run.json; each cell's result is read and
+ * validated like the runner does, and a planned cell without a usable
+ * result (an interrupted run, a broken file) is listed as missing with
+ * the reason, never dropped.
+ */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "report.h"
+#include "result.h"
+
+const char *const report_stages[] = { "apply", "configure", "build", "pack",
+				      "boot", "test", NULL };
+
+/* Colours differ per class; the label carries the meaning without them. */
+static const struct verdict_style styles[] = {
+	{ "pass", "pass", "#d8f0d8", "#14521a", NULL },
+	{ "test-failed", "TESTS FAIL", "#f6c6c6", "#7a0c0c", "failure" },
+	{ "unexpected-pass", "UNEXP. PASS", "#e6d0f2", "#4a1466", "failure" },
+	{ "apply-failed", "APPLY FAIL", "#ffd9b0", "#6b3500", "failure" },
+	{ "config-failed", "CONFIG FAIL", "#fff0a8", "#5c4a00", "failure" },
+	{ "build-failed", "BUILD FAIL", "#f2a0a0", "#5c0000", "failure" },
+	{ "boot-failed", "BOOT FAIL", "#f5b8dc", "#66003d", "failure" },
+	{ "timeout", "TIMEOUT", "#c9d8f5", "#0d2f6b", "failure" },
+	{ "infra-error", "INFRA ERROR", "#d0d0d0", "#222222", "error" },
+	{ "setup-error", "SETUP ERROR", "#bfe6e6", "#0b4d4d", "error" },
+	{ "missing", "MISSING", "#ffffff", "#555555", "error" },
+};
+
+const struct verdict_style *report_style(const char *verdict)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(styles); i++)
+		if (!g_strcmp0(styles[i].verdict, verdict))
+			return &styles[i];
+	return &styles[G_N_ELEMENTS(styles) - 1];
+}
+
+const char *jstr(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+double jnum(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : 0.0;
+}
+
+double cell_stage(const struct rcell *c, const char *stage)
+{
+	return c->res ? jnum(json_object_get(c->res, "timings"), stage) : 0.0;
+}
+
+char *report_short(const char *sha)
+{
+	return g_strndup(sha ? sha : "", 12);
+}
+
+/*
+ * Console logs carry escape sequences and whatever bytes a crashing guest
+ * wrote: make the text valid UTF-8 and show control characters as ^X, so
+ * that XML and HTML stay well-formed and a terminal is not driven.
+ */
+char *report_clean(const char *s)
+{
+	char *valid = g_utf8_make_valid(s ? s : "", -1);
+	GString *out = g_string_sized_new(strlen(valid));
+
+	for (const char *p = valid; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch == '\r')
+			continue;
+		if (ch == 0x7f)
+			g_string_append(out, "^?");
+		else if (ch < 0x20 && ch != '\n' && ch != '\t')
+			g_string_append_printf(out, "^%c", ch + '@');
+		else
+			g_string_append_c(out, *p);
+	}
+	g_free(valid);
+	return g_string_free(out, FALSE);
+}
+
+const char *report_log_kind(const char *verdict)
+{
+	if (!strcmp(verdict, "apply-failed"))
+		return "apply";
+	if (!strcmp(verdict, "config-failed"))
+		return "config";
+	if (!strcmp(verdict, "build-failed"))
+		return "build";
+	return "console";
+}
+
+static char *results_dir_of(const struct report *r)
+{
+	return g_file_test(r->run->dir, G_FILE_TEST_IS_DIR) ?
+		       g_strdup(r->run->dir) : NULL;
+}
+
+/* The last @max_lines lines of the log that explains @c's verdict. */
+char *report_log_excerpt(const struct report *r, const struct rcell *c,
+			 int max_lines, char **which)
+{
+	static const char *const order[] = { "console", "build", "config",
+					     "apply", NULL };
+	char *dir = results_dir_of(r), *text = NULL, *path = NULL, *out;
+	const char *kind = report_log_kind(c->verdict);
+	const char *start;
+	size_t len = 0;
+	int n = 0;
+
+	*which = NULL;
+	for (int i = -1; dir && !text && (i < 0 || order[i]); i++) {
+		const char *k = i < 0 ? kind : order[i];
+		char *suffix = g_strdup_printf(".%s.log", k);
+
+		path = result_path(dir, c->version, c->arch, c->step, suffix);
+		g_free(suffix);
+		if (!g_file_get_contents(path, &text, &len, NULL)) {
+			g_free(path);
+			path = NULL;
+		}
+	}
+	g_free(dir);
+	if (!text)
+		return NULL;
+	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+		text[--len] = '\0';
+	for (start = text + len; start > text; start--)
+		if (start[-1] == '\n' && ++n == max_lines)
+			break;
+	out = report_clean(start);
+	*which = g_path_get_basename(path);
+	g_free(path);
+	g_free(text);
+	return out;
+}
+
+static void add_unique(GPtrArray *a, const char *s);
+
+/* A JSON value as table text: strings bare, anything else as JSON. */
+char *report_jtext(json_t *v)
+{
+	char *s, *out;
+
+	if (json_is_string(v))
+		return report_clean(json_string_value(v));
+	if (!v)
+		return g_strdup("");
+	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+	out = report_clean(s);
+	free(s);
+	return out;
+}
+
+static void abi_table_free(struct abi_table *t)
+{
+	g_free(t->title);
+	g_ptr_array_free(t->cols, TRUE);
+	g_ptr_array_free(t->rows, TRUE);
+	g_free(t);
+}
+
+static struct abi_table *abi_table_new(const char *title)
+{
+	struct abi_table *t = g_new0(struct abi_table, 1);
+
+	t->title = g_strdup(title);
+	t->cols = g_ptr_array_new_with_free_func(g_free);
+	t->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
+	return t;
+}
+
+static void abi_add_row(struct abi_table *t, json_t *obj)
+{
+	GPtrArray *row = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < t->cols->len; i++)
+		g_ptr_array_add(row, report_jtext(json_object_get(obj, t->cols->pdata[i])));
+	g_ptr_array_add(t->rows, row);
+}
+
+/* A list of objects: one column per key, in the order first seen. */
+static struct abi_table *abi_list(const char *title, json_t *list)
+{
+	struct abi_table *t = abi_table_new(title);
+	const char *k;
+	json_t *o, *v;
+	size_t i;
+
+	json_array_foreach(list, i, o)
+		json_object_foreach(o, k, v)
+			add_unique(t->cols, k);
+	json_array_foreach(list, i, o)
+		abi_add_row(t, o);
+	return t;
+}
+
+static bool is_object_list(json_t *v)
+{
+	json_t *o;
+	size_t i;
+
+	if (!json_is_array(v) || !json_array_size(v))
+		return false;
+	json_array_foreach(v, i, o)
+		if (!json_is_object(o))
+			return false;
+	return true;
+}
+
+/*
+ * The ABI checker owns its JSON; the report shows it without knowing it:
+ * scalar members as one key/value table, each list of objects as a table.
+ */
+GPtrArray *report_abi_tables(json_t *abi)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)abi_table_free);
+	struct abi_table *kv = abi_table_new("");
+	const char *k;
+	json_t *v;
+
+	g_ptr_array_add(kv->cols, g_strdup("key"));
+	g_ptr_array_add(kv->cols, g_strdup("value"));
+	g_ptr_array_add(out, kv);
+	json_object_foreach(abi, k, v) {
+		GPtrArray *row;
+
+		if (is_object_list(v)) {
+			g_ptr_array_add(out, abi_list(k, v));
+			continue;
+		}
+		row = g_ptr_array_new_with_free_func(g_free);
+		g_ptr_array_add(row, g_strdup(k));
+		g_ptr_array_add(row, report_jtext(v));
+		g_ptr_array_add(kv->rows, row);
+	}
+	if (!kv->rows->len)
+		g_ptr_array_remove_index(out, 0);
+	return out;
+}
+
+static void rcell_free(struct rcell *c)
+{
+	g_free(c->id);
+	g_free(c->version);
+	g_free(c->arch);
+	g_free(c->step);
+	g_free(c->missing);
+	json_decref(c->res);
+	g_free(c);
+}
+
+static struct run *run_new(const char *dir)
+{
+	struct run *run = g_new0(struct run, 1);
+
+	run->dir = g_strdup(dir);
+	run->versions = g_ptr_array_new_with_free_func(g_free);
+	run->arches = g_ptr_array_new_with_free_func(g_free);
+	run->steps = g_ptr_array_new_with_free_func(g_free);
+	run->cells = g_ptr_array_new_with_free_func((GDestroyNotify)rcell_free);
+	run->by_id = g_hash_table_new(g_str_hash, g_str_equal);
+	return run;
+}
+
+void run_free(struct run *run)
+{
+	if (!run)
+		return;
+	g_hash_table_destroy(run->by_id);
+	g_ptr_array_free(run->cells, TRUE);
+	g_ptr_array_free(run->versions, TRUE);
+	g_ptr_array_free(run->arches, TRUE);
+	g_ptr_array_free(run->steps, TRUE);
+	json_decref(run->meta);
+	g_free(run->meta_error);
+	g_free(run->dir);
+	g_free(run);
+}
+
+static void add_unique(GPtrArray *a, const char *s)
+{
+	for (guint i = 0; i < a->len; i++)
+		if (!strcmp(a->pdata[i], s))
+			return;
+	g_ptr_array_add(a, g_strdup(s));
+}
+
+static void cell_set_result(struct rcell *c, json_t *res)
+{
+	c->res = res;
+	c->verdict = jstr(res, "verdict");
+	c->met = json_is_true(json_object_get(res, "met"));
+	for (int i = 0; report_stages[i]; i++)
+		c->total += cell_stage(c, report_stages[i]);
+}
+
+static struct rcell *cell_add(struct run *run, const char *v, const char *a,
+			      const char *s)
+{
+	struct rcell *c = g_new0(struct rcell, 1);
+
+	c->version = g_strdup(v);
+	c->arch = g_strdup(a);
+	c->step = g_strdup(s);
+	c->id = g_strdup_printf("%s/%s/%s", v, a, s);
+	c->verdict = "missing";
+	g_ptr_array_add(run->cells, c);
+	g_hash_table_insert(run->by_id, c->id, c);
+	return c;
+}
+
+/* Drop the results directory from a message: it names the file within. */
+static char *strip_dir(const char *why, const char *dir)
+{
+	char *prefix = g_strconcat(dir, "/", NULL);
+	char *out = g_str_has_prefix(why, prefix) ?
+			    g_strdup(why + strlen(prefix)) : g_strdup(why);
+
+	g_free(prefix);
+	return out;
+}
+
+static void cell_read(struct run *run, struct rcell *c)
+{
+	char *path = result_path(run->dir, c->version, c->arch, c->step, ".json");
+	char *why = NULL;
+	json_t *res;
+
+	if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
+		c->missing = g_strdup("no result file (the run stopped before this cell)");
+		g_free(path);
+		return;
+	}
+	res = result_read(path, c->version, c->arch, c->step, &why);
+	g_free(path);
+	if (!res) {
+		char *w = strip_dir(why, run->dir);
+
+		c->missing = g_strdup_printf("unusable result: %s", w);
+		g_free(w);
+		g_free(why);
+	} else if (!json_is_true(json_object_get(res, "final"))) {
+		c->missing = g_strdup_printf("unfinished (final is false, verdict so far %s)",
+					     jstr(res, "verdict"));
+		json_decref(res);
+	} else {
+		cell_set_result(c, res);
+	}
+}
+
+/* "v/arch/step" into its parts; FALSE when it does not have three. */
+static gboolean split_id(const char *id, char ***parts)
+{
+	*parts = g_strsplit(id, "/", 3);
+	if (g_strv_length(*parts) == 3 && **parts[0] && (*parts)[1][0] &&
+	    (*parts)[2][0])
+		return TRUE;
+	g_strfreev(*parts);
+	return FALSE;
+}
+
+static gboolean meta_check(json_t *meta, char **why)
+{
+	if (!json_is_object(meta))
+		*why = g_strdup("not a JSON object");
+	else if (strcmp(jstr(meta, "schema"), "kmatrix-run/1"))
+		*why = g_strdup("schema is not kmatrix-run/1");
+	else if (!json_is_array(json_object_get(meta, "cells")))
+		*why = g_strdup("'cells' is missing or not a list");
+	else
+		return TRUE;
+	return FALSE;
+}
+
+static void plan_row(struct run *run, GHashTable *planned, const char *v,
+		     const char *a)
+{
+	for (guint s = 0; s < run->steps->len; s++) {
+		const char *step = run->steps->pdata[s];
+		char *id = g_strdup_printf("%s/%s/%s", v, a, step);
+
+		if (g_hash_table_contains(planned, id))
+			cell_read(run, cell_add(run, v, a, step));
+		g_free(id);
+	}
+}
+
+/* The planned cells, in grid order: versions x arches x steps. */
+static void plan_from_meta(struct run *run)
+{
+	GHashTable *planned = g_hash_table_new_full(g_str_hash, g_str_equal,
+						    g_free, NULL);
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(json_object_get(run->meta, "cells"), i, v) {
+		char **p;
+
+		if (!json_is_string(v) || !split_id(json_string_value(v), &p))
+			continue;
+		add_unique(run->versions, p[0]);
+		add_unique(run->arches, p[1]);
+		add_unique(run->steps, p[2]);
+		g_hash_table_add(planned, g_strdup(json_string_value(v)));
+		g_strfreev(p);
+	}
+	for (guint a = 0; a < run->versions->len; a++)
+		for (guint b = 0; b < run->arches->len; b++)
+			plan_row(run, planned, run->versions->pdata[a],
+				 run->arches->pdata[b]);
+	g_hash_table_destroy(planned);
+}
+
+static int cmp_version(gconstpointer a, gconstpointer b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void list_dir(const char *dir, GPtrArray *into)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *name;
+
+	while (d && (name = g_dir_read_name(d))) {
+		char *p = g_build_filename(dir, name, NULL);
+
+		if (g_file_test(p, G_FILE_TEST_IS_DIR))
+			add_unique(into, name);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+}
+
+static void list_results(const struct run *run, const char *v,
+			 const char *a, json_t *cells)
+{
+	char *dir = g_build_filename(run->dir, v, a, NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d)))
+		if (g_str_has_suffix(n, ".json"))
+			g_ptr_array_add(names, g_strdup_printf("%s/%s/%.*s", v, a,
+							       (int)strlen(n) - 5, n));
+	g_ptr_array_sort(names, cmp_str);
+	for (guint i = 0; i < names->len; i++)
+		json_array_append_new(cells, json_string(names->pdata[i]));
+	g_ptr_array_free(names, TRUE);
+	if (d)
+		g_dir_close(d);
+	g_free(dir);
+}
+
+/* Without run.json: every result file there is, as if it was planned. */
+static void plan_from_scan(struct run *run)
+{
+	GPtrArray *versions = g_ptr_array_new_with_free_func(g_free);
+	GPtrArray *arches = g_ptr_array_new_with_free_func(g_free);
+	json_t *cells = json_array();
+
+	list_dir(run->dir, versions);
+	g_ptr_array_sort(versions, cmp_version);
+	for (guint v = 0; v < versions->len; v++) {
+		char *vd = g_build_filename(run->dir, versions->pdata[v], NULL);
+
+		list_dir(vd, arches);
+		g_free(vd);
+	}
+	g_ptr_array_sort(arches, cmp_str);
+	for (guint v = 0; v < versions->len; v++)
+		for (guint a = 0; a < arches->len; a++)
+			list_results(run, versions->pdata[v], arches->pdata[a], cells);
+	json_decref(run->meta);
+	run->meta = json_pack("{s:s, s:o}", "schema", "kmatrix-run/1",
+			      "cells", cells);
+	plan_from_meta(run);
+	g_ptr_array_free(versions, TRUE);
+	g_ptr_array_free(arches, TRUE);
+}
+
+static int cmp_step_rank(gconstpointer a, gconstpointer b, gpointer rank)
+{
+	int ra = GPOINTER_TO_INT(g_hash_table_lookup(rank, *(char *const *)a));
+	int rb = GPOINTER_TO_INT(g_hash_table_lookup(rank, *(char *const *)b));
+
+	return ra - rb;
+}
+
+/*
+ * Steps in series order, by the step_index of the results read; a step
+ * no result names keeps its place after them.
+ */
+static void sort_steps(struct run *run)
+{
+	GHashTable *rank = g_hash_table_new(g_str_hash, g_str_equal);
+
+	for (guint i = 0; i < run->steps->len; i++)
+		g_hash_table_insert(rank, run->steps->pdata[i],
+				    GINT_TO_POINTER(100000 + (int)i));
+	for (guint i = 0; i < run->cells->len; i++) {
+		struct rcell *c = run->cells->pdata[i];
+		json_t *idx = c->res ? json_object_get(c->res, "step_index") : NULL;
+
+		if (json_is_integer(idx) && json_integer_value(idx) < 100000)
+			g_hash_table_insert(rank, c->step, GINT_TO_POINTER(
+				(int)json_integer_value(idx)));
+	}
+	g_ptr_array_sort_with_data(run->steps, cmp_step_rank, rank);
+	g_hash_table_destroy(rank);
+}
+
+/* Cells in grid order once the steps are in series order. */
+static void order_cells(struct run *run)
+{
+	GPtrArray *old = run->cells;
+
+	run->cells = g_ptr_array_new_with_free_func((GDestroyNotify)rcell_free);
+	for (guint v = 0; v < run->versions->len; v++)
+		for (guint a = 0; a < run->arches->len; a++)
+			for (guint s = 0; s < run->steps->len; s++) {
+				char *id = g_strdup_printf("%s/%s/%s",
+					(char *)run->versions->pdata[v],
+					(char *)run->arches->pdata[a],
+					(char *)run->steps->pdata[s]);
+				struct rcell *c = g_hash_table_lookup(run->by_id, id);
+
+				if (c)
+					g_ptr_array_add(run->cells, c);
+				g_free(id);
+			}
+	g_ptr_array_set_free_func(old, NULL);
+	g_ptr_array_free(old, TRUE);
+}
+
+/* An earlier run kept as our own JSON report (kmatrix-report/1). */
+static struct run *run_from_report(const char *path, json_t *doc, GError **err)
+{
+	struct run *run = run_new(path);
+	json_t *c;
+	size_t i;
+
+	if (strcmp(jstr(doc, "schema"), REPORT_SCHEMA)) {
+		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+			    "%s: not a %s document", path, REPORT_SCHEMA);
+		run_free(run);
+		json_decref(doc);
+		return NULL;
+	}
+	run->meta = json_incref(json_object_get(doc, "run"));
+	json_array_foreach(json_object_get(doc, "cells"), i, c) {
+		struct rcell *rc;
+
+		if (!*jstr(c, "version") || !*jstr(c, "arch") || !*jstr(c, "step"))
+			continue;
+		add_unique(run->versions, jstr(c, "version"));
+		add_unique(run->arches, jstr(c, "arch"));
+		add_unique(run->steps, jstr(c, "step"));
+		rc = cell_add(run, jstr(c, "version"), jstr(c, "arch"), jstr(c, "step"));
+		if (json_is_object(json_object_get(c, "result")))
+			cell_set_result(rc, json_incref(json_object_get(c, "result")));
+		else
+			rc->missing = g_strdup(jstr(c, "missing"));
+	}
+	json_decref(doc);
+	return run;
+}
+
+struct run *run_load(const char *dir, GError **err)
+{
+	struct run *run;
+	json_error_t jerr;
+	char *meta_path;
+
+	if (g_file_test(dir, G_FILE_TEST_IS_REGULAR)) {
+		json_t *doc = json_load_file(dir, 0, &jerr);
+
+		if (!doc) {
+			g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s:%d: %s",
+				    dir, jerr.line, jerr.text);
+			return NULL;
+		}
+		return run_from_report(dir, doc, err);
+	}
+	if (!g_file_test(dir, G_FILE_TEST_IS_DIR)) {
+		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s: no such results directory", dir);
+		return NULL;
+	}
+	run = run_new(dir);
+	meta_path = g_build_filename(dir, "run.json", NULL);
+	run->meta = json_load_file(meta_path, 0, &jerr);
+	if (!run->meta)
+		run->meta_error = g_strdup(jerr.text);
+	else
+		meta_check(run->meta, &run->meta_error);
+	if (run->meta_error) {
+		char *e = g_strdup_printf("run.json unusable (%s): the cells found on disk are shown",
+					  run->meta_error);
+
+		g_free(run->meta_error);
+		run->meta_error = e;
+		plan_from_scan(run);
+	} else {
+		plan_from_meta(run);
+	}
+	sort_steps(run);
+	order_cells(run);
+	g_free(meta_path);
+	return run;
+}
+
+void report_summary_counts(const struct report *r, GString *out)
+{
+	g_string_append_printf(out, "%d cells planned: %d met, %d departed, %d missing",
+			       r->planned, r->met, r->departed, r->missing);
+}
+
+static void count(struct report *r)
+{
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		struct rcell *c = r->run->cells->pdata[i];
+
+		r->planned++;
+		if (!c->res) {
+			r->missing++;
+			continue;
+		}
+		r->with_result++;
+		if (c->met)
+			r->met++;
+		else
+			r->departed++;
+	}
+}
+
+struct opts {
+	char *format, *against, *output, *cache, *results;
+	double share;
+};
+
+typedef void (*render_fn)(GString *out, const struct report *r);
+
+static render_fn renderer(const char *format)
+{
+	if (!strcmp(format, "md"))
+		return report_md;
+	if (!strcmp(format, "html"))
+		return report_html;
+	if (!strcmp(format, "junit"))
+		return report_junit;
+	if (!strcmp(format, "json"))
+		return report_json;
+	return NULL;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	GOptionEntry entries[] = {
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+		  "md (default), html, junit or json", "FORMAT" },
+		{ "against", 'a', 0, G_OPTION_ARG_FILENAME, &o->against,
+		  "an earlier run: its results directory or its JSON report", "RUN" },
+		{ "timing-share", 0, 0, G_OPTION_ARG_DOUBLE, &o->share,
+		  "with --against, list cells whose time changed by more than this percentage (default 25)",
+		  "PCT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+		  "write the report to FILE (default: standard output)", "FILE" },
+		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o->cache,
+		  "cache directory (default $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o->results,
+		  "results directory (default <cache>/results)", "DIR" },
+		{ NULL }
+	};
+	GOptionContext *ctx = g_option_context_new("- the matrix's results as a report");
+	GError *err = NULL;
+	gboolean ok;
+
+	o->share = 25;
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Reads <results>/run.json and the per-cell results; planned cells without a\n"
+		"usable result are listed as missing.  The JSON schema is in matrix/REPORT-SCHEMA.md.");
+	ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok || argc > 1) {
+		fprintf(stderr, "kmatrix report: %s\n",
+			err ? err->message : "unexpected argument");
+		g_clear_error(&err);
+		return -1;
+	}
+	if (!o->format)
+		o->format = g_strdup("md");
+	if (!renderer(o->format)) {
+		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json)\n",
+			o->format);
+		return -1;
+	}
+	if (o->share < 0) {
+		fprintf(stderr, "kmatrix report: --timing-share must not be negative\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void opts_free(struct opts *o)
+{
+	g_free(o->format);
+	g_free(o->against);
+	g_free(o->output);
+	g_free(o->cache);
+	g_free(o->results);
+}
+
+static int write_out(const char *path, const GString *text)
+{
+	GError *err = NULL;
+
+	if (!path) {
+		fwrite(text->str, 1, text->len, stdout);
+		return fflush(stdout) ? -1 : 0;
+	}
+	if (!g_file_set_contents(path, text->str, text->len, &err)) {
+		fprintf(stderr, "kmatrix report: %s\n", err->message);
+		g_error_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int build_report(struct report *r, const struct opts *o)
+{
+	char *cache = cache_dir(o->cache);
+	char *results = cache_results_dir(cache, o->results);
+	char *top = cache_project_top();
+	GError *err = NULL;
+	int rc = 0;
+
+	r->run = run_load(results, &err);
+	if (r->run && o->against) {
+		r->trend = trend_compute(r->run, o->against, o->share / 100.0, &err);
+		if (!r->trend)
+			rc = -1;
+	}
+	if (!r->run)
+		rc = -1;
+	if (rc)
+		fprintf(stderr, "kmatrix report: %s\n", err ? err->message : "failed");
+	else
+		r->drift = drift_compute(top, cache);
+	if (r->run)
+		count(r);
+	g_clear_error(&err);
+	g_free(cache);
+	g_free(results);
+	g_free(top);
+	return rc;
+}
+
+static void report_free(struct report *r)
+{
+	run_free(r->run);
+	trend_free(r->trend);
+	if (r->drift)
+		g_ptr_array_free(r->drift, TRUE);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct report r = { 0 };
+	GString *out;
+	int rc = 2;
+
+	if (parse_opts(argc, argv, &o) < 0) {
+		opts_free(&o);
+		return 2;
+	}
+	if (build_report(&r, &o) == 0) {
+		out = g_string_new(NULL);
+		renderer(o.format)(out, &r);
+		rc = write_out(o.output, out) ? 2 : 0;
+		g_string_free(out, TRUE);
+	}
+	report_free(&r);
+	opts_free(&o);
+	return rc;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kmatrix report: the per-cell results of a run as markdown, HTML, JUnit
+ * XML or JSON, with the trend against an earlier run, the backports' drift
+ * from the canonical series and rlimit-abi's table.  Each format is one
+ * file (report-<format>.c) rendering the model built by report.c.
+ */
+#ifndef KMATRIX_REPORT_H
+#define KMATRIX_REPORT_H
+
+#include <stdbool.h>
+#include <glib.h>
+#include <jansson.h>
+
+#define REPORT_SCHEMA "kmatrix-report/1"
+
+int cmd_report(int argc, char **argv);
+
+/* One planned cell and what the results directory holds for it. */
+struct rcell {
+	char *id;		/* "<version>/<arch>/<step>" */
+	char *version, *arch, *step;
+	json_t *res;		/* the validated result, NULL when missing */
+	char *missing;		/* why there is no usable result, or NULL */
+	const char *verdict;	/* res's verdict, or "missing" */
+	bool met;
+	double total;		/* seconds over every stage */
+};
+
+struct run {
+	char *dir;		/* results directory, or the report.json read */
+	json_t *meta;		/* run.json (kmatrix-run/1), or NULL */
+	char *meta_error;	/* why run.json is not usable, or NULL */
+	GPtrArray *versions, *arches, *steps;	/* char *, in order */
+	GPtrArray *cells;	/* struct rcell *, versions x arches x steps */
+	GHashTable *by_id;	/* id -> struct rcell * */
+};
+
+struct timing_change {
+	const struct rcell *cell;
+	double before, after;
+	const char *stage;	/* the stage that moved most */
+	double stage_before, stage_after;
+};
+
+struct trend {
+	char *against;		/* what we compared with */
+	double share;		/* timing changes above this share are listed */
+	GPtrArray *new_departures;	/* struct rcell * (of the current run) */
+	GPtrArray *fixed;		/* struct rcell * */
+	GPtrArray *still;		/* departed in both runs */
+	GPtrArray *timing;		/* struct timing_change * */
+	GHashTable *before;		/* id -> verdict in the earlier run */
+};
+
+enum drift_state { DRIFT_CANONICAL, DRIFT_COMPARED, DRIFT_UNAVAILABLE };
+
+struct drift_patch {
+	char *status;		/* "identical", "adapted", "missing", "extra" */
+	int lines;		/* adapted: changed code lines in the diff of diffs */
+	int message_lines;	/* adapted: changed commit message lines */
+	char *canonical;	/* "1: abc1234" or NULL for extra */
+	char *backport;		/* "1: def5678" or NULL for missing */
+	char *subject;
+};
+
+struct drift {
+	char *version;
+	enum drift_state state;
+	char *note;		/* DRIFT_UNAVAILABLE: why; else the ranges */
+	GPtrArray *patches;	/* struct drift_patch * */
+};
+
+struct report {
+	struct run *run;
+	struct trend *trend;	/* NULL without --against */
+	GPtrArray *drift;	/* struct drift * */
+	/* counts over run->cells */
+	int planned, with_result, met, departed, missing;
+};
+
+/* report.c: the model and what every format shares */
+extern const char *const report_stages[];
+struct verdict_style {
+	const char *verdict;
+	const char *label;	/* short, for the grid */
+	const char *bg, *fg;	/* HTML colours */
+	const char *junit;	/* "failure" or "error" */
+};
+const struct verdict_style *report_style(const char *verdict);
+struct run *run_load(const char *dir, GError **err);
+void run_free(struct run *run);
+const char *jstr(json_t *o, const char *key);
+double jnum(json_t *o, const char *key);
+double cell_stage(const struct rcell *c, const char *stage);
+char *report_clean(const char *s);
+char *report_log_excerpt(const struct report *r, const struct rcell *c,
+			 int max_lines, char **which);
+void report_summary_counts(const struct report *r, GString *out);
+char *report_short(const char *sha);
+
+/* rlimit-abi's block of run.json as tables (it is rendered generically) */
+struct abi_table {
+	char *title;
+	GPtrArray *cols;	/* char * */
+	GPtrArray *rows;	/* GPtrArray * of char *, one per column */
+};
+GPtrArray *report_abi_tables(json_t *abi);
+char *report_jtext(json_t *v);
+const char *report_log_kind(const char *verdict);
+
+/* report-trend.c */
+struct trend *trend_compute(const struct run *now, const char *against,
+			    double share, GError **err);
+void trend_free(struct trend *t);
+
+/* report-drift.c */
+GPtrArray *drift_compute(const char *top, const char *cache);
+GPtrArray *drift_parse_range_diff(const char *text);
+void drift_free(struct drift *d);
+
+/* renderers */
+void report_md(GString *out, const struct report *r);
+void report_html(GString *out, const struct report *r);
+void report_junit(GString *out, const struct report *r);
+void report_json(GString *out, const struct report *r);
+json_t *report_json_value(const struct report *r);
+
+#endif

@@ -1,0 +1,95 @@
+#!/bin/bash
+# The HTML report as a browser renders it, and the JUnit report against the
+# JUnit schema.
+#
+# From the fixed results fixture (every verdict class, a missing, a broken
+# and an unfinished result): headless Chromium's --dump-dom must hold one
+# grid element per planned cell whose data-verdict is that cell's verdict
+# (read independently from the fixture's JSON files), the page must load
+# nothing from the network, and --screenshot must give a PNG.  The JUnit
+# report must validate against tests/report/junit.xsd, and a broken copy
+# must not (so the check can fail).
+#
+# Usage: tests/report/html-in-chromium.sh [KMATRIX] [OUTDIR]
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kmatrix=${1:-$top/build/kmatrix}
+out=${2:-$top/build/report-test}
+fix=$top/matrix/tests/fixtures/report
+fail() { echo "html-in-chromium: FAIL: $*" >&2; exit 1; }
+
+command -v chromium >/dev/null || fail "chromium is not installed (tools/setup-host installs it)"
+command -v xmllint >/dev/null || fail "xmllint is not installed (libxml2-utils)"
+[ -x "$kmatrix" ] || fail "$kmatrix is not built"
+rm -rf "$out"
+mkdir -p "$out"
+profile=$(mktemp -d /tmp/kmatrix-chromium.XXXXXX)
+trap 'rm -rf "$profile"' EXIT
+
+report() {
+	KMATRIX_TOP=$fix/top "$kmatrix" report --results "$fix/results" \
+		--cache "$fix/cache" --against "$fix/earlier" "$@"
+}
+report --format html -o "$out/report.html"
+report --format junit -o "$out/junit.xml"
+
+# No network: nothing in the page may point outside it.
+if grep -Eio '(src|href)="(https?:)?//[^"]*' "$out/report.html"; then
+	fail "the page references the network"
+fi
+grep -qi '<script' "$out/report.html" && fail "the page carries a script"
+
+chrome=(chromium --headless --no-sandbox --disable-gpu --no-first-run
+	--disable-background-networking --disable-component-update --disable-sync
+	--user-data-dir="$profile")
+timeout 120 "${chrome[@]}" --dump-dom "file://$out/report.html" \
+	>"$out/dom.html" 2>"$out/chromium-dom.log" ||
+	fail "chromium --dump-dom failed (see $out/chromium-dom.log)"
+timeout 120 "${chrome[@]}" --window-size=1280,1600 --hide-scrollbars \
+	--screenshot="$out/report.png" "file://$out/report.html" \
+	>"$out/chromium-shot.log" 2>&1 ||
+	fail "chromium --screenshot failed (see $out/chromium-shot.log)"
+[ "$(head -c 8 "$out/report.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+	fail "$out/report.png is not a PNG"
+
+# Expected verdict per planned cell, from the fixture itself: the result's
+# verdict when the file is a valid, final result, else "missing".
+python3 - "$fix/results" "$out/dom.html" <<'EOF'
+import json, os, re, sys, html
+results, dom = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
+plan = json.load(open(os.path.join(results, "run.json")))["cells"]
+want = {}
+for cell in plan:
+    v, a, s = cell.split("/")
+    try:
+        r = json.load(open(os.path.join(results, v, a, s + ".json")))
+        want[cell] = r["verdict"] if r.get("final") is True else "missing"
+    except (OSError, ValueError):
+        want[cell] = "missing"
+got = {}
+for tag in re.findall(r"<[^>]*\bdata-verdict=[^>]*>", dom):
+    c = re.search(r'data-cell="([^"]*)"', tag)
+    vd = re.search(r'data-verdict="([^"]*)"', tag)
+    if not c or not vd:
+        sys.exit("element with data-verdict but no data-cell: " + tag)
+    cell = html.unescape(c.group(1))
+    if cell in got:
+        sys.exit("two elements for cell " + cell)
+    got[cell] = html.unescape(vd.group(1))
+if got != want:
+    for cell in sorted(set(got) | set(want)):
+        if got.get(cell) != want.get(cell):
+            print("cell %s: page says %s, results say %s" % (cell, got.get(cell), want.get(cell)))
+    sys.exit("the rendered grid does not match the results")
+classes = sorted(set(want.values()))
+print("html-in-chromium: %d cells, verdict classes: %s" % (len(got), " ".join(classes)))
+EOF
+
+xmllint --noout --schema "$top/tests/report/junit.xsd" "$out/junit.xml" 2>"$out/xmllint.log" ||
+	fail "junit.xml does not validate: $(cat "$out/xmllint.log")"
+sed 's/ classname="[^"]*"//' "$out/junit.xml" >"$out/junit-broken.xml"
+if xmllint --noout --schema "$top/tests/report/junit.xsd" "$out/junit-broken.xml" 2>/dev/null; then
+	fail "the schema accepts a testcase without classname: the check checks nothing"
+fi
+echo "html-in-chromium: ok (screenshot $out/report.png, junit.xml valid)"
