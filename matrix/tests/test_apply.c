@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Steps: a baseline and a series applied with git am onto a laid tree,
+ * tagged step/<id>; unchanged steps kept on the next run; a patch that
+ * does not apply shows its failing hunk and blocks the later steps; a
+ * malformed order file is named with its line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "apply.h"
+#include "run.h"
+#include "tree.h"
+
+static char *dir;
+
+static int sh(const char *fmt, ...)
+{
+	va_list ap;
+	char *cmd;
+	char *argv[] = { "sh", "-ec", NULL, NULL };
+	struct child c = { .argv = argv, .log = "/dev/null" };
+	int rc;
+
+	va_start(ap, fmt);
+	cmd = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	argv[2] = cmd;
+	rc = run_command(&c);
+	g_free(cmd);
+	return rc;
+}
+
+#define GIT_ID "git -c user.name=Dev -c user.email=dev@example.org -c commit.gpgsign=false"
+
+/*
+ * A stock tree, then in a scratch clone the baseline and two series
+ * patches, exported with format-patch into backports/9.9/baseline and
+ * series/ like the project's.
+ */
+static int setup(void **state)
+{
+	dir = g_dir_make_tmp("kmatrix-apply-XXXXXX", NULL);
+	return sh("cd %s && mkdir -p src/linux-9.9/kernel && seq 1 40 > src/linux-9.9/kernel/sys.c && "
+		  "tar -C src -cJf linux.tar.xz linux-9.9", dir) ||
+	       tree_lay(g_build_filename(dir, "tree", NULL), g_build_filename(dir, "linux.tar.xz", NULL),
+			"linux-source-9.9", "9.9-1", NULL) ||
+	       sh("cd %s && git clone -q tree scratch && cd scratch && "
+		  "sed -i 's/^10$/ten/' kernel/sys.c && " GIT_ID " commit -qam 'sched: baseline' && "
+		  "sed -i 's/^20$/twenty/' kernel/sys.c && " GIT_ID " commit -qam 'resource: add limits' && "
+		  "sed -i 's/^30$/thirty/' kernel/sys.c && " GIT_ID " commit -qam 'sched: use limits' && "
+		  "mkdir -p ../backports/9.9/baseline ../series && "
+		  "git format-patch -q -1 HEAD~2 -o ../backports/9.9/baseline && "
+		  "git format-patch -q HEAD~2..HEAD -o ../series && "
+		  "cd ../series && printf '# step patch\\nuapi 0001-resource-add-limits.patch\\nnice 0002-sched-use-limits.patch\\n' > order",
+		  dir);
+}
+
+static int teardown(void **state)
+{
+	sh("rm -rf %s", dir);
+	g_free(dir);
+	return 0;
+}
+
+static struct version_conf version(const char *series)
+{
+	struct version_conf v = {
+		.name = "9.9", .package = "linux-source-9.9",
+		.baseline = g_build_filename(dir, "backports/9.9/baseline", NULL),
+		.series = g_build_filename(dir, series, NULL),
+	};
+	return v;
+}
+
+static struct step *step(GPtrArray *steps, int i)
+{
+	return steps->pdata[i];
+}
+
+static void test_apply_and_keep(void **state)
+{
+	struct version_conf v = version("series");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	char *file = g_build_filename(tree, "kernel/sys.c", NULL);
+	GPtrArray *steps = apply_plan(&v, NULL);
+	char *tagged, *author, *nice_commit;
+	struct stat before, after;
+
+	assert_non_null(steps);
+	assert_int_equal(steps->len, 4);
+	assert_string_equal(step(steps, 2)->id, "uapi");
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	for (int i = 0; i < 4; i++)
+		assert_null(step(steps, i)->failure);
+	tagged = tree_git(tree, "rev-parse", "step/nice", NULL);
+	assert_string_equal(tagged, step(steps, 3)->commit);
+	assert_string_equal(step(steps, 3)->subject, "sched: use limits");
+	/* git am keeps the author; the committer is kmatrix at the author date. */
+	author = tree_git(tree, "log", "-1", "--format=%an %cn %at %ct", "step/uapi", NULL);
+	assert_true(g_str_has_prefix(author, "Dev kmatrix "));
+	nice_commit = g_strdup(step(steps, 3)->commit);
+	g_ptr_array_free(steps, TRUE);
+
+	/* Nothing changed: no checkout, so the build directory's mtimes hold. */
+	assert_int_equal(stat(file, &before), 0);
+	sleep(1);
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_string_equal(step(steps, 3)->commit, nice_commit);
+	assert_int_equal(stat(file, &after), 0);
+	assert_int_equal(before.st_mtime, after.st_mtime);
+	g_ptr_array_free(steps, TRUE);
+	g_free(tagged);
+	g_free(author);
+	g_free(nice_commit);
+	g_free(file);
+	g_free(tree);
+	g_free(logs);
+}
+
+static bool has_evidence(struct step *s, const char *part)
+{
+	for (guint i = 0; i < s->evidence->len; i++)
+		if (strstr(s->evidence->pdata[i], part))
+			return true;
+	return false;
+}
+
+static void test_failing_hunk(void **state)
+{
+	struct version_conf v = version("broken");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	GPtrArray *steps;
+	char *gone;
+
+	/* The uapi patch's context no longer matches: line 19 changed. */
+	assert_int_equal(sh("cd %s && cp -r series broken && sed -i 's/^ 19$/ nineteen/' broken/0001-resource-add-limits.patch", dir), 0);
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_null(step(steps, 1)->failure);
+	assert_non_null(step(steps, 2)->failure);
+	assert_non_null(strstr(step(steps, 2)->failure, "0001-resource-add-limits.patch does not apply"));
+	assert_true(has_evidence(step(steps, 2), "patch failed: kernel/sys.c"));
+	assert_true(has_evidence(step(steps, 2), "nineteen"));
+	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi did not apply"));
+	assert_null(step(steps, 3)->commit);
+	/* No stale tag survives for bisect or reports. */
+	gone = tree_git(tree, "rev-parse", "-q", "--verify", "step/nice", NULL);
+	assert_null(gone);
+	g_ptr_array_free(steps, TRUE);
+	g_free(tree);
+	g_free(logs);
+}
+
+/* A series must sit on the baseline it names; the tree's own ids make that checkable. */
+static void test_base_commit(void **state)
+{
+	struct version_conf v = version("based");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	char *base = tree_git(tree, "rev-parse", "step/baseline", NULL);
+	GPtrArray *steps;
+
+	assert_int_equal(sh("cd %s && rm -rf based && cp -r series based && "
+			    "printf 'base-commit: %s\n' >> based/0001-resource-add-limits.patch",
+			    dir, "0123456789012345678901234567890123456789"), 0);
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_non_null(strstr(step(steps, 2)->failure, "series base-commit 012345678901 is not the baseline"));
+	assert_true(has_evidence(step(steps, 2), "base-commit: 0123456789012345678901234567890123456789"));
+	g_ptr_array_free(steps, TRUE);
+
+	assert_int_equal(sh("cd %s && rm -rf based && cp -r series based && "
+			    "printf 'base-commit: %s\n' >> based/0001-resource-add-limits.patch",
+			    dir, base), 0);
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_null(step(steps, 2)->failure);
+	assert_null(step(steps, 3)->failure);
+	g_ptr_array_free(steps, TRUE);
+	g_free(base);
+	g_free(tree);
+	g_free(logs);
+}
+
+static void test_bad_order(void **state)
+{
+	struct version_conf v = version("badorder");
+	GError *err = NULL;
+	char *want;
+
+	assert_int_equal(sh("cd %s && mkdir -p badorder && printf 'uapi a.patch\\n\\nnice\\n' > badorder/order", dir), 0);
+	assert_null(apply_plan(&v, &err));
+	want = g_strdup_printf("%s/badorder/order:3: expected 'step-id patch-file'", dir);
+	assert_true(g_str_has_prefix(err->message, want));
+	g_free(want);
+	g_clear_error(&err);
+	assert_int_equal(sh("cd %s && printf 'uapi a.patch\\nuapi b.patch\\n' > badorder/order", dir), 0);
+	assert_null(apply_plan(&v, &err));
+	assert_non_null(strstr(err->message, "order:2: duplicate step id 'uapi'"));
+	g_clear_error(&err);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apply_and_keep),
+		cmocka_unit_test(test_failing_hunk),
+		cmocka_unit_test(test_base_commit),
+		cmocka_unit_test(test_bad_order),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
