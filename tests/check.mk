@@ -4,3 +4,11 @@
 
 .PHONY: check check-unit check-e2e check-faults
 check: setup all check-unit check-e2e
+
+# The end-to-end suite: one version, both arches, steps stock, baseline and
+# the series' last, really laid, patched, built and booted (tests/e2e/run.sh).
+# 5.10 builds fastest here; 7.2 is the canonical version:
+#   make check-e2e E2E_VERSION=7.2
+E2E_VERSION ?= 5.10
+check-e2e: all
+	tests/e2e/run.sh $(E2E_VERSION)

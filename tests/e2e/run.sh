@@ -1,0 +1,102 @@
+#!/bin/bash
+# End-to-end: the real kmatrix lays, patches, builds and boots one kernel
+# version on both arches (steps stock, baseline and the series' last) with
+# the real series and the real guest test binary, and this script asserts
+# the verdicts kmatrix records.  Then it checks the content keys (a second
+# run reuses every cell) and that a corrupt result file is re-run.
+#
+# usage: tests/e2e/run.sh [VERSION]    (default $E2E_VERSION, else 5.10)
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+version=${1:-${E2E_VERSION:-5.10}}
+kmatrix=$top/build/kmatrix
+cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
+results=$cache/e2e-results
+fails=0
+
+say() { echo "e2e: $*"; }
+fail() { echo "e2e: FAIL: $*"; fails=$((fails + 1)); }
+
+series_dir() {
+	local s
+	s=$(sed -n "/^\[version $version\]/,/^\[/s/^series=//p" "$top/matrix/matrix.conf")
+	echo "$top/$s"
+}
+
+# The last step id of the version's series order.
+final_step() {
+	awk '!/^#/ && NF == 2 { last = $1 } END { print last }' "$(series_dir)/order"
+}
+
+field() { # FILE JQ-LIKE-KEY: a top-level string or boolean of a result
+	python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print(str(v).lower() if isinstance(v,bool) else v)' "$1" "$2"
+}
+
+# Assert one cell: its verdict and, for judged cells, what its tests show.
+check_cell() { # ARCH STEP
+	local f=$results/$version/$1/$2.json
+	[ -f "$f" ] || { fail "$version/$1/$2: no result file"; return; }
+	[ "$(field "$f" verdict)" = pass ] ||
+		fail "$version/$1/$2: verdict $(field "$f" verdict): $(field "$f" summary)"
+	[ "$(field "$f" met)" = true ] || fail "$version/$1/$2: not met"
+	[ "$(field "$f" final)" = true ] || fail "$version/$1/$2: not final"
+	python3 - "$f" "$2" <<'PY' || fail "$version/$1/$2: tests do not show the expected pattern"
+import json, sys
+r = json.load(open(sys.argv[1]))
+step = sys.argv[2]
+tests = r["tests"]
+assert len(tests) >= 10, "too few tests: %d" % len(tests)
+assert r["ktap"]["plan"] == len(tests), "plan %d, %d tests" % (r["ktap"]["plan"], len(tests))
+assert all(t["met"] for t in tests), [t["name"] for t in tests if not t["met"]]
+failing = [t["name"] for t in tests if t["result"] == "not ok"]
+if step == "baseline":
+    # The pre-rlimit baseline must really lack the feature.
+    assert failing, "baseline failed no test"
+    assert all(t["expected"] == "fail" for t in tests if t["result"] == "not ok")
+else:
+    assert not failing, failing
+print("  %s: %d tests, %d failing as expected" % (step, len(tests), len(failing)))
+PY
+}
+
+[ -x "$kmatrix" ] || { echo "e2e: $kmatrix missing: run make"; exit 2; }
+[ -f "$(series_dir)/order" ] || { echo "e2e: $(series_dir)/order missing"; exit 2; }
+final=$(final_step)
+steps=stock,baseline,$final
+rm -rf "$results"
+
+say "kmatrix run --versions $version --steps $steps (both arches)"
+t0=$(date +%s)
+nice -n 10 "$kmatrix" run --versions "$version" --steps "$steps" --results "$results"
+rc=$?
+t1=$(date +%s)
+say "first run: exit $rc in $((t1 - t0)) s"
+[ $rc -eq 0 ] || fail "kmatrix run exited $rc, expected 0"
+for arch in x86_64 arm64; do
+	for step in stock baseline "$final"; do
+		check_cell $arch "$step"
+	done
+done
+[ "$(field "$results/run.json" schema)" = kmatrix-run/1 ] || fail "run.json lacks its schema"
+
+say "second run: every cell must come from the cache"
+out=$(nice -n 10 "$kmatrix" run --versions "$version" --steps "$steps" --results "$results")
+rc=$?
+t2=$(date +%s)
+say "second run: exit $rc in $((t2 - t1)) s"
+[ $rc -eq 0 ] || fail "second run exited $rc"
+[ "$(grep -c '(cached)' <<<"$out")" -eq 6 ] || fail "second run re-ran cells: $out"
+
+say "a truncated result file is not trusted: that cell runs again"
+f=$results/$version/x86_64/baseline.json
+head -c 100 "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+out=$(nice -n 10 "$kmatrix" run --versions "$version" --steps "$steps" --results "$results" 2>&1)
+rc=$?
+[ $rc -eq 0 ] || fail "run after corruption exited $rc"
+grep -q "ignoring $f" <<<"$out" || fail "the corrupt file was not reported"
+[ "$(grep -c '(cached)' <<<"$out")" -eq 5 ] || fail "expected 5 cached cells and one re-run: $out"
+check_cell x86_64 baseline
+
+say "total $(($(date +%s) - t0)) s, $fails failure(s)"
+[ $fails -eq 0 ]
