@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Issue 9 item 8: the tools people use, run by an unprivileged user: ash's
+ * ulimit -e/-r and renice from busybox, util-linux prlimit and chrt,
+ * coreutils nice.  Paths are those of the guest initramfs; a client that
+ * is not there is a skip.  Each case fails when the tool, as the kernel
+ * answers it, grants what the limit refuses or refuses what it grants.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "priv.h"
+#include "proc_util.h"
+#include "sched_util.h"
+
+#define BUSYBOX "/bin/busybox"
+#define PRLIMIT "/usr/bin/prlimit"
+#define CHRT "/usr/bin/chrt"
+#define NICE "/usr/bin/nice"
+
+struct client_arg {
+	rlim_t nice, rtprio;	/* limits set before the drop */
+	const char *const *argv;	/* "%p" is replaced by our pid */
+	const char *want;	/* output wanted (a line of it), or NULL */
+	const char *unwanted;	/* output line that must not appear */
+	bool succeed;		/* exit status 0 wanted, else non-zero */
+	int nice_after;		/* our nice afterwards (renice) */
+};
+
+static bool has_line(const char *out, const char *line)
+{
+	size_t l = strlen(line);
+	const char *p;
+
+	for (p = out; (p = strstr(p, line)); p++)
+		if ((p == out || p[-1] == '\n') &&
+		    (p[l] == '\n' || p[l] == '\0'))
+			return true;
+	return false;
+}
+
+static enum case_status client_case(const void *arg)
+{
+	const struct client_arg *a = arg;
+	char *argv[16], pid[16], out[2048];
+	int i, status;
+
+	if (access(a->argv[0], X_OK))
+		return case_skip("client %s absent", a->argv[0]);
+	TRY(set_both_limits(a->nice, a->rtprio));
+	TRY(drop_to_user());
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	for (i = 0; a->argv[i] && i < 15; i++)
+		argv[i] = strcmp(a->argv[i], "%p") ? (char *)a->argv[i] : pid;
+	argv[i] = NULL;
+	if (!expect_ok(run_capture(argv, out, sizeof(out), &status),
+		       "start %s", argv[0]))
+		return CASE_FAIL;
+	if ((status == 0) != a->succeed ||
+	    (a->want && !has_line(out, a->want)) ||
+	    (a->unwanted && has_line(out, a->unwanted))) {
+		diag("%s %s exited with status %d, wanted %s%s%s; it said:",
+		     argv[0], argv[1], status, a->succeed ? "0" : "non-zero",
+		     a->want ? " and the line " : "", a->want ? a->want : "");
+		diag("%s", out);
+		return CASE_FAIL;
+	}
+	return expect_eq(get_nice(), a->nice_after, "our nice afterwards") ?
+		       CASE_PASS : CASE_FAIL;
+}
+
+#define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define CLIENT(name, group, n, r, want, unwanted, ok, after, ...)       \
+	{ name, group, client_case,                                     \
+	  &(const struct client_arg){ n, r, ARGV(__VA_ARGS__), want,    \
+				      unwanted, ok, after } }
+
+#define ASH BUSYBOX, "sh", "-c"
+
+static const struct tcase client_cases[] = {
+	/* ash reads both limits back and can lower them. */
+	CLIENT("client_ash_ulimit", G_UAPI, 25, 10, "25 10 20 5", NULL, true, 0,
+	       ASH, "a=\"$(ulimit -e) $(ulimit -r)\"; ulimit -e 20 && "
+		    "ulimit -r 5 && echo $a $(ulimit -e) $(ulimit -r)"),
+	/* ...and cannot raise either hard limit above what root set. */
+	CLIENT("client_ash_ulimit_raise_refused", G_UAPI, 25, 10,
+	       "refused 25 10", NULL, true, 0, ASH,
+	       "ulimit -e 30 || ulimit -r 11 || "
+	       "echo refused $(ulimit -e) $(ulimit -r)"),
+	/* Fails when renice cannot reach 20 - 25 = -5. */
+	CLIENT("client_renice", G_NICE, 25, 0, NULL, NULL, true, -5,
+	       BUSYBOX, "renice", "-n", "-5", "-p", "%p"),
+	CLIENT("client_renice_refused", G_UAPI, 25, 0, NULL, NULL, false, 0,
+	       BUSYBOX, "renice", "-n", "-6", "-p", "%p"),
+	CLIENT("client_renice_rlim0_refused", G_ALL, 0, 0, NULL, NULL, false,
+	       0, BUSYBOX, "renice", "-n", "-1", "-p", "%p"),
+	/* prlimit lowers both limits of our pid and shows them. */
+	CLIENT("client_prlimit", G_UAPI, 25, 10, "20 20", NULL, true, 0,
+	       ASH, PRLIMIT " --pid $PPID --nice=20:20 --rtprio=5:5 && "
+		    "echo $(" PRLIMIT " --pid $PPID --nice --noheadings -o SOFT,HARD)"),
+	CLIENT("client_prlimit_raise_refused", G_UAPI, 25, 10, NULL, NULL,
+	       false, 0, PRLIMIT, "--pid", "%p", "--nice=30:30"),
+	/* chrt runs a command at RT priority up to RLIMIT_RTPRIO. */
+	CLIENT("client_chrt", G_RTPRIO, 0, 10, NULL, NULL, true, 0, ASH,
+	       CHRT " -f 10 " CHRT " -p 0 && " CHRT " -r 10 " BUSYBOX " true"),
+	CLIENT("client_chrt_refused", G_UAPI, 0, 10, NULL, NULL, false, 0,
+	       CHRT, "-f", "11", BUSYBOX, "true"),
+	CLIENT("client_chrt_rlim0_refused", G_ALL, 0, 0, NULL, NULL, false, 0,
+	       CHRT, "-r", "1", BUSYBOX, "true"),
+	/*
+	 * coreutils nice runs the command even when it cannot set the
+	 * niceness: the inner nice prints the niceness it got.
+	 */
+	CLIENT("client_nice", G_NICE, 25, 0, "-5", NULL, true, 0, NICE, "-n",
+	       "-5", NICE),
+	CLIENT("client_nice_refused", G_UAPI, 25, 0, "0", "-6", true, 0, NICE,
+	       "-n", "-6", NICE),
+	CLIENT("client_nice_rlim0_refused", G_ALL, 0, 0, "0", "-1", true, 0,
+	       NICE, "-n", "-1", NICE),
+};
+
+const struct section client_section = SECTION(client_cases);

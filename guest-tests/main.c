@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rlimit-tests: pins down RLIMIT_NICE and RLIMIT_RTPRIO behaviour, grant
+ * and deny sides, and prints KTAP.  Usage:
+ *   rlimit-tests [GLOB...]   run every case (or those matching a glob)
+ *   rlimit-tests --list      print "name step-group" for every case
+ */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "cases.h"
+#include "limits_exec.h"
+#include "runner.h"
+
+static const struct section *const all_sections[] = {
+	&limits_section, &nice_section, &rt_section,
+	&policy_section, &cap_section, &client_section,
+};
+
+static void usage(FILE *out)
+{
+	fputs("usage: rlimit-tests [--list] [GLOB...]\n"
+	      "Runs the RLIMIT_NICE/RLIMIT_RTPRIO cases as root and prints KTAP.\n",
+	      out);
+}
+
+int main(int argc, char **argv)
+{
+	struct section secs[ARRAY_SIZE(all_sections)];
+	struct utsname u;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(all_sections); i++)
+		secs[i] = *all_sections[i];
+	if (argc > 1 && !strcmp(argv[1], EXEC_MODE_ARG))
+		return print_limits();
+	if (argc > 1 && !strcmp(argv[1], "--list")) {
+		list_cases(secs, ARRAY_SIZE(secs), stdout);
+		return 0;
+	}
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && argv[1][0] == '-') {
+		usage(stderr);
+		return 2;
+	}
+	if (uname(&u) == 0)
+		printf("rlimit-tests: %s %s %s\n", u.sysname, u.release,
+		       u.machine);
+	return run_cases(secs, ARRAY_SIZE(secs), argv + 1);
+}
