@@ -75,6 +75,26 @@ static struct drift_patch *parse_pair(GRegex *re, const char *line)
 	return p;
 }
 
+/*
+ * The diff of diffs is split in sections, "## Commit message ##",
+ * "## Metadata ##" or "## <path> ##", after the 4-space indent, the outer
+ * marker and the inner one.  True when @l is such a header.
+ */
+static bool section_header(const char *l, bool *in_message)
+{
+	const char *p = l + 5;
+	size_t n;
+
+	if (*p == ' ' || *p == '+' || *p == '-')
+		p++;
+	n = strlen(p);
+	if (!g_str_has_prefix(p, "## ") || n < 6 || strcmp(p + n - 3, " ##"))
+		return false;
+	*in_message = g_str_has_prefix(p, "## Commit message ##") ||
+		      g_str_has_prefix(p, "## Metadata ##");
+	return true;
+}
+
 GPtrArray *drift_parse_range_diff(const char *text)
 {
 	GRegex *re = g_regex_new("^\\s*(\\d+|-):\\s+([0-9a-f]+|-+) ([=!<>]) \\s*(\\d+|-):\\s+([0-9a-f]+|-+) ?(.*)$",
@@ -96,11 +116,9 @@ GPtrArray *drift_parse_range_diff(const char *text)
 		}
 		if (!cur || !g_str_has_prefix(l, "    ") || strlen(l) < 5)
 			continue;
-		/* section headers of the diff of diffs: "## Commit message ##" */
-		if (g_str_has_prefix(l + 5, "## ") || g_str_has_prefix(l + 4, "## "))
-			in_message = strstr(l, "## Commit message ##") ||
-				     strstr(l, "## Metadata ##");
-		if ((l[4] == '+' || l[4] == '-') && !g_str_has_prefix(l + 5, "## ")) {
+		if (section_header(l, &in_message))
+			continue;
+		if (l[4] == '+' || l[4] == '-') {
 			if (in_message)
 				cur->message_lines++;
 			else
@@ -179,6 +197,7 @@ static char *rev(const char *tree, const char *step)
 /* A tree that carries the series ending in @step: base and tip commits. */
 struct side {
 	char *tree, *base, *tip, *why;
+	const char *version, *tip_step;
 };
 
 static void side_clear(struct side *s)
@@ -195,6 +214,8 @@ static bool side_find(struct side *s, const char *cache, const char *v,
 	char *git = NULL;
 
 	memset(s, 0, sizeof(*s));
+	s->version = v;
+	s->tip_step = tip_step;
 	s->tree = g_build_filename(cache, "trees", v, NULL);
 	git = g_build_filename(s->tree, ".git", NULL);
 	if (!g_file_test(git, G_FILE_TEST_IS_DIR))
@@ -299,8 +320,8 @@ static struct drift *drift_version(GKeyFile *kf, const char *top,
 		d = drift_new(v, DRIFT_UNAVAILABLE, g_strdup(bp.why));
 	else
 		d = drift_new(v, DRIFT_COMPARED,
-			      g_strdup_printf("%s/step/baseline..step/%s against the canonical series",
-					      series, tip));
+			      g_strdup_printf("git range-diff of %s step/baseline..step/%s (canonical series) against %s step/baseline..step/%s (%s)",
+					      canon->version, canon->tip_step, v, tip, series));
 	if (d->state == DRIFT_COMPARED)
 		compare(d, canon, &bp);
 	if (canon)

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Report golden tests: every format from the fixed results fixture (every
+ * verdict class, plus a missing, a broken and an unfinished result), with
+ * and without a trend.  The goldens are only rewritten when
+ * KMATRIX_REGEN_GOLDEN=1 is set, and then the test says so and fails, so a
+ * regeneration is never silent.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <jansson.h>
+
+#include "report.h"
+
+#define FIX "fixtures/report/"
+
+static char *tmpdir;
+static int regenerated;
+
+static int setup(void **state)
+{
+	g_setenv("KMATRIX_TOP", FIX "top", TRUE);
+	tmpdir = g_dir_make_tmp("kmatrix-report-XXXXXX", NULL);
+	return tmpdir ? 0 : -1;
+}
+
+static void rm_rf(const char *path)
+{
+	GDir *d = g_dir_open(path, 0, NULL);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d))) {
+		char *p = g_build_filename(path, n, NULL);
+
+		if (g_file_test(p, G_FILE_TEST_IS_DIR) &&
+		    !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+			rm_rf(p);
+		else
+			g_unlink(p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+	g_rmdir(path);
+}
+
+static int teardown(void **state)
+{
+	rm_rf(tmpdir);
+	g_free(tmpdir);
+	return 0;
+}
+
+/* Run `kmatrix report ARGS... -o <tmp>/NAME`; its exit code and output. */
+static int run_report(const char *name, char **text, ...)
+{
+	GPtrArray *argv = g_ptr_array_new();
+	char *out = g_build_filename(tmpdir, name, NULL);
+	const char *a;
+	va_list ap;
+	int rc;
+
+	g_ptr_array_add(argv, "report");
+	va_start(ap, text);
+	while ((a = va_arg(ap, const char *)))
+		g_ptr_array_add(argv, (char *)a);
+	va_end(ap);
+	g_ptr_array_add(argv, "-o");
+	g_ptr_array_add(argv, out);
+	g_ptr_array_add(argv, NULL);
+	g_unlink(out);
+	rc = cmd_report(argv->len - 1, (char **)argv->pdata);
+	*text = NULL;
+	g_file_get_contents(out, text, NULL, NULL);
+	g_ptr_array_free(argv, TRUE);
+	g_free(out);
+	return rc;
+}
+
+static void check_golden(const char *golden, const char *text)
+{
+	char *path = g_build_filename(FIX "golden", golden, NULL);
+	char *want = NULL;
+
+	if (g_strcmp0(g_getenv("KMATRIX_REGEN_GOLDEN"), "1") == 0) {
+		assert_true(g_file_set_contents(path, text, -1, NULL));
+		print_message("regenerated %s: review and commit it\n", path);
+		regenerated++;
+		g_free(path);
+		return;
+	}
+	if (!g_file_get_contents(path, &want, NULL, NULL))
+		fail_msg("no golden %s (create it with KMATRIX_REGEN_GOLDEN=1)", path);
+	if (strcmp(want, text)) {
+		char *got = g_strconcat(path, ".got", NULL);
+
+		g_file_set_contents(got, text, -1, NULL);
+		fail_msg("%s differs: see diff -u %s %s", path, path, got);
+	}
+	g_free(want);
+	g_free(path);
+}
+
+static void golden(const char *format, const char *name, bool trend)
+{
+	char *text;
+	int rc;
+
+	if (trend)
+		rc = run_report(name, &text, "--format", format, "--results",
+				FIX "results", "--cache", FIX "cache", "--against",
+				FIX "earlier", NULL);
+	else
+		rc = run_report(name, &text, "--format", format, "--results",
+				FIX "results", "--cache", FIX "cache", NULL);
+	assert_int_equal(rc, 0);
+	assert_non_null(text);
+	check_golden(name, text);
+	g_free(text);
+}
+
+/* A regeneration run fails on purpose: goldens change only by review. */
+static void end_golden(void)
+{
+	if (regenerated)
+		fail_msg("%d golden(s) regenerated (KMATRIX_REGEN_GOLDEN=1)",
+			 regenerated);
+}
+
+static void test_golden_md(void **state)
+{
+	golden("md", "report.md", false);
+	golden("md", "trend.md", true);
+	end_golden();
+}
+
+static void test_golden_html(void **state)
+{
+	golden("html", "report.html", false);
+	golden("html", "trend.html", true);
+	end_golden();
+}
+
+static void test_golden_junit(void **state)
+{
+	golden("junit", "junit.xml", false);
+	end_golden();
+}
+
+static void test_golden_json(void **state)
+{
+	golden("json", "report.json", false);
+	golden("json", "trend.json", true);
+	end_golden();
+}
+
+/* The model behind the goldens, checked on its own terms. */
+static void test_counts_and_classes(void **state)
+{
+	json_t *doc, *sum, *by;
+	char *text;
+
+	assert_int_equal(run_report("c.json", &text, "--format", "json",
+				    "--results", FIX "results", "--cache",
+				    FIX "cache", NULL), 0);
+	doc = json_loads(text, 0, NULL);
+	assert_non_null(doc);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")),
+			    REPORT_SCHEMA);
+	sum = json_object_get(doc, "summary");
+	assert_int_equal(json_integer_value(json_object_get(sum, "planned")), 20);
+	assert_int_equal(json_integer_value(json_object_get(sum, "met")), 7);
+	assert_int_equal(json_integer_value(json_object_get(sum, "departed")), 10);
+	assert_int_equal(json_integer_value(json_object_get(sum, "missing")), 3);
+	by = json_object_get(sum, "by_verdict");
+	/* ten verdict classes and "missing": the fixture covers them all */
+	assert_int_equal(json_object_size(by), 11);
+	json_decref(doc);
+	g_free(text);
+}
+
+/* Against our own JSON report: the same trend as against the directory. */
+static void test_trend_against_json_report(void **state)
+{
+	char *earlier, *path = g_build_filename(tmpdir, "earlier.json", NULL);
+	char *a, *b;
+
+	assert_int_equal(run_report("earlier.json", &earlier, "--format", "json",
+				    "--results", FIX "earlier", "--cache",
+				    FIX "cache", NULL), 0);
+	assert_int_equal(run_report("t1.json", &a, "--format", "json", "--results",
+				    FIX "results", "--cache", FIX "cache",
+				    "--against", FIX "earlier", NULL), 0);
+	assert_int_equal(run_report("t2.json", &b, "--format", "json", "--results",
+				    FIX "results", "--cache", FIX "cache",
+				    "--against", path, NULL), 0);
+	{
+		json_t *ja = json_loads(a, 0, NULL), *jb = json_loads(b, 0, NULL);
+		json_t *ta = json_object_get(ja, "trend"), *tb = json_object_get(jb, "trend");
+
+		assert_true(json_array_size(json_object_get(ta, "new_departures")) > 0);
+		assert_true(json_equal(json_object_get(ta, "new_departures"),
+				       json_object_get(tb, "new_departures")));
+		assert_true(json_equal(json_object_get(ta, "fixed"),
+				       json_object_get(tb, "fixed")));
+		assert_true(json_equal(json_object_get(ta, "timing"),
+				       json_object_get(tb, "timing")));
+		json_decref(ja);
+		json_decref(jb);
+	}
+	g_free(a);
+	g_free(b);
+	g_free(earlier);
+	g_free(path);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	char *text, *dir = g_path_get_dirname(to);
+	size_t len;
+
+	assert_true(g_file_get_contents(from, &text, &len, NULL));
+	g_mkdir_with_parents(dir, 0755);
+	assert_true(g_file_set_contents(to, text, len, NULL));
+	g_free(text);
+	g_free(dir);
+}
+
+/* An interrupted run: run.json cut short, one good cell, one empty file. */
+static void test_interrupted_run(void **state)
+{
+	char *res = g_build_filename(tmpdir, "cut", NULL);
+	char *good = g_build_filename(res, "7.2", "x86_64", "stock.json", NULL);
+	char *empty = g_build_filename(res, "7.2", "x86_64", "baseline.json", NULL);
+	char *meta = g_build_filename(res, "run.json", NULL);
+	char *text;
+
+	copy_file(FIX "results/7.2/x86_64/stock.json", good);
+	assert_true(g_file_set_contents(empty, "", 0, NULL));
+	assert_true(g_file_set_contents(meta, "{\"schema\": \"kmatrix-run/1\", \"cel", -1, NULL));
+	assert_int_equal(run_report("cut.md", &text, "--results", res, "--cache",
+				    FIX "cache", NULL), 0);
+	assert_non_null(strstr(text, "2 cells planned: 1 met, 0 departed, 1 missing"));
+	assert_non_null(strstr(text, "run.json unusable"));
+	assert_non_null(strstr(text, "| 7.2 | x86_64 | pass | **MISSING** |"));
+	assert_non_null(strstr(text, "- `7.2/x86_64/baseline`: unusable result: 7.2/x86_64/baseline.json"));
+	g_free(text);
+
+	/* the planned cells of a valid run.json, none of which has a result */
+	assert_true(g_file_set_contents(meta, "{\"schema\": \"kmatrix-run/1\", \"cells\": [\"6.1/arm64/stock\", \"7.2/x86_64/stock\"]}", -1, NULL));
+	assert_int_equal(run_report("cut2.md", &text, "--results", res, "--cache",
+				    FIX "cache", NULL), 0);
+	assert_non_null(strstr(text, "2 cells planned: 1 met, 0 departed, 1 missing"));
+	assert_non_null(strstr(text, "- `6.1/arm64/stock`: no result file"));
+	g_free(text);
+	g_free(res);
+	g_free(good);
+	g_free(empty);
+	g_free(meta);
+}
+
+static void test_usage_errors(void **state)
+{
+	char *text;
+
+	assert_int_equal(run_report("x", &text, "--format", "pdf", NULL), 2);
+	assert_null(text);
+	assert_int_equal(run_report("x", &text, "--results", FIX "no-such-dir",
+				    "--cache", FIX "cache", NULL), 2);
+	assert_null(text);
+	assert_int_equal(run_report("x", &text, "--results", FIX "results",
+				    "--cache", FIX "cache", "--against",
+				    FIX "top/matrix/matrix.conf", NULL), 2);
+	assert_null(text);
+	assert_int_equal(run_report("x", &text, "stray-argument", NULL), 2);
+	assert_null(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_md),
+		cmocka_unit_test(test_golden_html),
+		cmocka_unit_test(test_golden_junit),
+		cmocka_unit_test(test_golden_json),
+		cmocka_unit_test(test_counts_and_classes),
+		cmocka_unit_test(test_trend_against_json_report),
+		cmocka_unit_test(test_interrupted_run),
+		cmocka_unit_test(test_usage_errors),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
