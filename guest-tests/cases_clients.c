@@ -83,7 +83,7 @@ static enum case_status client_case(const void *arg)
 
 static const struct tcase client_cases[] = {
 	/* ash reads both limits back and can lower them. */
-	CLIENT("client_ash_ulimit", G_UAPI, 25, 10, "25 10 20 5", NULL, true, 0,
+	CLIENT("client_ash_ulimit_lower", G_UAPI, 25, 10, "25 10 20 5", NULL, true, 0,
 	       ASH, "a=\"$(ulimit -e) $(ulimit -r)\"; ulimit -e 20 && "
 		    "ulimit -r 5 && echo $a $(ulimit -e) $(ulimit -r)"),
 	/* ...and cannot raise either hard limit above what root set. */
@@ -92,34 +92,34 @@ static const struct tcase client_cases[] = {
 	       "ulimit -e 30 || ulimit -r 11 || "
 	       "echo refused $(ulimit -e) $(ulimit -r)"),
 	/* Fails when renice cannot reach 20 - 25 = -5. */
-	CLIENT("client_renice", G_NICE, 25, 0, NULL, NULL, true, -5,
+	CLIENT("client_renice_rlim25_to_m5", G_NICE, 25, 0, NULL, NULL, true, -5,
 	       BUSYBOX, "renice", "-n", "-5", "-p", "%p"),
-	CLIENT("client_renice_refused", G_UAPI, 25, 0, NULL, NULL, false, 0,
+	CLIENT("client_renice_rlim25_to_m6_refused", G_UAPI, 25, 0, NULL, NULL, false, 0,
 	       BUSYBOX, "renice", "-n", "-6", "-p", "%p"),
-	CLIENT("client_renice_rlim0_refused", G_ALL, 0, 0, NULL, NULL, false,
+	CLIENT("client_renice_rlim0_to_m1_refused", G_ALL, 0, 0, NULL, NULL, false,
 	       0, BUSYBOX, "renice", "-n", "-1", "-p", "%p"),
 	/* prlimit lowers both limits of our pid and shows them. */
-	CLIENT("client_prlimit", G_UAPI, 25, 10, "20 20", NULL, true, 0,
+	CLIENT("client_prlimit_lower", G_UAPI, 25, 10, "20 20", NULL, true, 0,
 	       ASH, PRLIMIT " --pid $PPID --nice=20:20 --rtprio=5:5 && "
 		    "echo $(" PRLIMIT " --pid $PPID --nice --noheadings -o SOFT,HARD)"),
 	CLIENT("client_prlimit_raise_refused", G_UAPI, 25, 10, NULL, NULL,
 	       false, 0, PRLIMIT, "--pid", "%p", "--nice=30:30"),
 	/* chrt runs a command at RT priority up to RLIMIT_RTPRIO. */
-	CLIENT("client_chrt", G_RTPRIO, 0, 10, NULL, NULL, true, 0, ASH,
+	CLIENT("client_chrt_rlim10_to_10", G_RTPRIO, 0, 10, NULL, NULL, true, 0, ASH,
 	       CHRT " -f 10 " CHRT " -p 0 && " CHRT " -r 10 " BUSYBOX " true"),
-	CLIENT("client_chrt_refused", G_UAPI, 0, 10, NULL, NULL, false, 0,
+	CLIENT("client_chrt_rlim10_to_11_refused", G_UAPI, 0, 10, NULL, NULL, false, 0,
 	       CHRT, "-f", "11", BUSYBOX, "true"),
-	CLIENT("client_chrt_rlim0_refused", G_ALL, 0, 0, NULL, NULL, false, 0,
+	CLIENT("client_chrt_rlim0_to_1_refused", G_ALL, 0, 0, NULL, NULL, false, 0,
 	       CHRT, "-r", "1", BUSYBOX, "true"),
 	/*
 	 * coreutils nice runs the command even when it cannot set the
 	 * niceness: the inner nice prints the niceness it got.
 	 */
-	CLIENT("client_nice", G_NICE, 25, 0, "-5", NULL, true, 0, NICE, "-n",
+	CLIENT("client_nice_rlim25_to_m5", G_NICE, 25, 0, "-5", NULL, true, 0, NICE, "-n",
 	       "-5", NICE),
-	CLIENT("client_nice_refused", G_UAPI, 25, 0, "0", "-6", true, 0, NICE,
+	CLIENT("client_nice_rlim25_to_m6_refused", G_UAPI, 25, 0, "0", "-6", true, 0, NICE,
 	       "-n", "-6", NICE),
-	CLIENT("client_nice_rlim0_refused", G_ALL, 0, 0, "0", "-1", true, 0,
+	CLIENT("client_nice_rlim0_to_m1_refused", G_ALL, 0, 0, "0", "-1", true, 0,
 	       NICE, "-n", "-1", NICE),
 };
 

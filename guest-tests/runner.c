@@ -84,8 +84,10 @@ static void clean_up(pid_t pid)
 	}
 }
 
-static enum kw_status verdict(int status)
+static enum kw_status verdict(struct ktap_writer *w, int status)
 {
+	char why[128];
+
 	if (WIFEXITED(status)) {
 		switch (WEXITSTATUS(status)) {
 		case CASE_PASS:
@@ -95,16 +97,19 @@ static enum kw_status verdict(int status)
 		case CASE_FAIL:
 			return KW_FAIL;
 		}
-		diag("case exited with status %d", WEXITSTATUS(status));
-	} else if (WIFSIGNALED(status)) {
-		diag("case killed by signal %d (%s)%s", WTERMSIG(status),
-		     strsignal(WTERMSIG(status)),
-		     WTERMSIG(status) == SIGALRM ? ": timed out" : "");
+		snprintf(why, sizeof(why), "case exited with status %d",
+			 WEXITSTATUS(status));
+	} else {
+		snprintf(why, sizeof(why), "case killed by signal %d (%s)%s",
+			 WTERMSIG(status), strsignal(WTERMSIG(status)),
+			 WTERMSIG(status) == SIGALRM ? ": timed out" : "");
 	}
+	kw_diag(w, why);
 	return KW_FAIL;
 }
 
-static enum kw_status run_one(const struct tcase *c, char *shared)
+static enum kw_status run_one(struct ktap_writer *w, const struct tcase *c,
+			      char *shared)
 {
 	int status = 0;
 	pid_t pid;
@@ -113,14 +118,14 @@ static enum kw_status run_one(const struct tcase *c, char *shared)
 	fflush(stdout);
 	pid = fork();
 	if (pid < 0) {
-		diag("fork failed");
+		kw_diag(w, "fork failed");
 		return KW_FAIL;
 	}
 	if (pid == 0)
 		child(c, shared);
 	waitpid(pid, &status, 0);
 	clean_up(pid);
-	return verdict(status);
+	return verdict(w, status);
 }
 
 static unsigned int count(const struct section *secs, size_t nsecs,
@@ -162,7 +167,7 @@ int run_cases(const struct section *secs, size_t nsecs, char *const *globs)
 					  "must start as root");
 				continue;
 			}
-			st = run_one(c, shared);
+			st = run_one(&w, c, shared);
 			kw_result(&w, st, c->name, shared);
 		}
 	}
