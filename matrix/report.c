@@ -149,19 +149,43 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 
 static void add_unique(GPtrArray *a, const char *s);
 
-/* A JSON value as table text: strings bare, anything else as JSON. */
+static char *report_json_text(json_t *v)
+{
+	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
+	char *out = report_clean(s);
+
+	free(s);
+	return out;
+}
+
+/* A JSON value as table text: strings bare, scalar lists joined, else JSON. */
 char *report_jtext(json_t *v)
 {
-	char *s, *out;
+	GString *out;
+	json_t *e;
+	size_t i;
+	char *s;
 
 	if (json_is_string(v))
 		return report_clean(json_string_value(v));
 	if (!v)
 		return g_strdup("");
-	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-	out = report_clean(s);
-	free(s);
-	return out;
+	if (json_is_array(v)) {
+		bool scalars = true;
+
+		json_array_foreach(v, i, e)
+			scalars &= !json_is_object(e) && !json_is_array(e);
+		if (scalars) {
+			out = g_string_new(NULL);
+			json_array_foreach(v, i, e) {
+				s = report_jtext(e);
+				g_string_append_printf(out, "%s%s", i ? ", " : "", s);
+				g_free(s);
+			}
+			return g_string_free(out, FALSE);
+		}
+	}
+	return report_json_text(v);
 }
 
 static void abi_table_free(struct abi_table *t)
@@ -182,31 +206,6 @@ static struct abi_table *abi_table_new(const char *title)
 	return t;
 }
 
-static void abi_add_row(struct abi_table *t, json_t *obj)
-{
-	GPtrArray *row = g_ptr_array_new_with_free_func(g_free);
-
-	for (guint i = 0; i < t->cols->len; i++)
-		g_ptr_array_add(row, report_jtext(json_object_get(obj, t->cols->pdata[i])));
-	g_ptr_array_add(t->rows, row);
-}
-
-/* A list of objects: one column per key, in the order first seen. */
-static struct abi_table *abi_list(const char *title, json_t *list)
-{
-	struct abi_table *t = abi_table_new(title);
-	const char *k;
-	json_t *o, *v;
-	size_t i;
-
-	json_array_foreach(list, i, o)
-		json_object_foreach(o, k, v)
-			add_unique(t->cols, k);
-	json_array_foreach(list, i, o)
-		abi_add_row(t, o);
-	return t;
-}
-
 static bool is_object_list(json_t *v)
 {
 	json_t *o;
@@ -220,9 +219,90 @@ static bool is_object_list(json_t *v)
 	return true;
 }
 
+/* "k" for a plain member, "k.sub" for each member of an object member. */
+static void abi_columns(struct abi_table *t, json_t *o)
+{
+	const char *k, *k2;
+	json_t *v, *v2;
+
+	json_object_foreach(o, k, v) {
+		if (is_object_list(v))
+			continue;
+		if (!json_is_object(v)) {
+			add_unique(t->cols, k);
+			continue;
+		}
+		json_object_foreach(v, k2, v2) {
+			char *c = g_strdup_printf("%s.%s", k, k2);
+
+			add_unique(t->cols, c);
+			g_free(c);
+		}
+	}
+}
+
+static json_t *abi_cell(json_t *o, const char *col)
+{
+	const char *dot = strchr(col, '.');
+	json_t *v = json_object_get(o, col);
+	char *k;
+
+	if (v || !dot)
+		return v;
+	k = g_strndup(col, dot - col);
+	v = json_object_get(json_object_get(o, k), dot + 1);
+	g_free(k);
+	return v;
+}
+
+/* The row's name in a sub-table title: its first string member. */
+static const char *abi_ident(json_t *o)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v)
+		if (json_is_string(v))
+			return json_string_value(v);
+	return "?";
+}
+
+/*
+ * A list of objects: one column per key, members that are objects spread
+ * over "key.member" columns, members that are lists of objects as tables
+ * of their own after this one.
+ */
+static void abi_list(GPtrArray *out, const char *title, json_t *list)
+{
+	struct abi_table *t = abi_table_new(title);
+	const char *k;
+	json_t *o, *v;
+	size_t i;
+
+	json_array_foreach(list, i, o)
+		abi_columns(t, o);
+	g_ptr_array_add(out, t);
+	json_array_foreach(list, i, o) {
+		GPtrArray *row = g_ptr_array_new_with_free_func(g_free);
+
+		for (guint c = 0; c < t->cols->len; c++)
+			g_ptr_array_add(row, report_jtext(abi_cell(o, t->cols->pdata[c])));
+		g_ptr_array_add(t->rows, row);
+	}
+	json_array_foreach(list, i, o)
+		json_object_foreach(o, k, v)
+			if (is_object_list(v)) {
+				char *sub = g_strdup_printf("%s %s: %s", title,
+							    abi_ident(o), k);
+
+				abi_list(out, sub, v);
+				g_free(sub);
+			}
+}
+
 /*
  * The ABI checker owns its JSON; the report shows it without knowing it:
- * scalar members as one key/value table, each list of objects as a table.
+ * scalar members in one key/value table, each list of objects as a table.
  */
 GPtrArray *report_abi_tables(json_t *abi)
 {
@@ -238,7 +318,7 @@ GPtrArray *report_abi_tables(json_t *abi)
 		GPtrArray *row;
 
 		if (is_object_list(v)) {
-			g_ptr_array_add(out, abi_list(k, v));
+			abi_list(out, k, v);
 			continue;
 		}
 		row = g_ptr_array_new_with_free_func(g_free);

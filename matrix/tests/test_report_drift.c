@@ -147,6 +147,28 @@ static void test_range_diff(void **state)
 	g_free(t61);
 }
 
+/* The markdown and HTML reports carry the table. */
+static void test_rendered(void **state)
+{
+	char *out = g_build_filename(cache, "drift.md", NULL);
+	char *argv[] = { "report", "--results", "fixtures/report/results",
+			 "--cache", cache, "-o", out, NULL };
+	char *text;
+
+	g_setenv("KMATRIX_TOP", TOP, TRUE);
+	assert_int_equal(cmd_report(7, argv), 0);
+	assert_true(g_file_get_contents(out, &text, NULL, NULL));
+	assert_non_null(strstr(text, "### 6.1 (git range-diff of 7.2 step/baseline..step/rtprio (canonical series) against 6.1 step/baseline..step/rtprio (backports/6.1/series))"));
+	assert_non_null(strstr(text, "| identical | resource: add RLIMIT_NICE and RLIMIT_RTPRIO |"));
+	assert_non_null(strstr(text, "| - | missing | sched: add nice_to_rlimit helper |"));
+	assert_non_null(strstr(text, "| adapted: 4 lines (message: 0) | sched: let RLIMIT_NICE raise the nice ceiling |"));
+	assert_non_null(strstr(text, "| - | 3: "));
+	assert_non_null(strstr(text, "| adapted: 0 lines (message: 2) | sched: let RLIMIT_RTPRIO grant SCHED_FIFO/RR |"));
+	assert_non_null(strstr(text, "- 7.2: canonical series"));
+	g_free(text);
+	g_free(out);
+}
+
 static void test_backport_tree_not_applied(void **state)
 {
 	char *t61 = g_build_filename(cache, "trees", "6.1", NULL);
@@ -170,6 +192,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unavailable_without_trees),
 		cmocka_unit_test(test_range_diff),
+		cmocka_unit_test(test_rendered),
 		cmocka_unit_test(test_backport_tree_not_applied),
 	};
 
