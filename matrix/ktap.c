@@ -329,7 +329,12 @@ static void feed_line(struct parser *p, const char *line)
 			v = strstr(line, "TAP version ");
 		if (!v)
 			return;
-		p->base = v - line;
+		/*
+		 * Nesting is relative to the top version line's indentation;
+		 * text glued before it (a kernel message without a newline) is
+		 * not indentation.
+		 */
+		p->base = v - line == indent ? indent : 0;
 		add_version(p, 0);
 		return;
 	}

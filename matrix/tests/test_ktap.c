@@ -223,6 +223,26 @@ static void test_second_document_ignored(void **state)
 	ktap_report_free(&r);
 }
 
+/* KTAP glued to a kernel message, and KTAP indented as a whole. */
+static void test_offset_document(void **state)
+{
+	struct ktap_report r;
+
+	parse_str("[    1.1] random: crng init doneKTAP version 1\n1..1\n"
+		  "  KTAP version 1\n  1..1\n  ok 1 child\nok 1 parent\n", &r);
+	assert_true(r.complete);
+	assert_int_equal(r.ncases, 2);
+	assert_case(&r, 0, "parent.child", KTAP_OK, 1);
+	ktap_report_free(&r);
+
+	parse_str("    KTAP version 1\n    1..1\n      KTAP version 1\n"
+		  "      1..1\n      not ok 1 child\n    not ok 1 parent\n", &r);
+	assert_true(r.complete);
+	assert_case(&r, 0, "parent.child", KTAP_NOT_OK, 1);
+	assert_case(&r, 1, "parent", KTAP_NOT_OK, 1);
+	ktap_report_free(&r);
+}
+
 static void test_unnamed_case(void **state)
 {
 	struct ktap_report r;
@@ -248,6 +268,7 @@ int main(void)
 		cmocka_unit_test(test_no_plan),
 		cmocka_unit_test(test_trailing_plan_and_empty),
 		cmocka_unit_test(test_second_document_ignored),
+		cmocka_unit_test(test_offset_document),
 		cmocka_unit_test(test_unnamed_case),
 	};
 
