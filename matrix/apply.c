@@ -195,8 +195,16 @@ static int git_am(struct step *s, const char *tree, const char *parent,
 		       "--committer-date-is-author-date", s->patch, NULL };
 	char *abort_am[] = { "git", "am", "--abort", NULL };
 	struct child c = { .argv = co, .cwd = tree, .log = log };
+	char *rebase = g_build_filename(tree, ".git", "rebase-apply", NULL);
 	char *base;
 
+	/* An interrupted run can leave git am's state behind. */
+	if (g_file_test(rebase, G_FILE_TEST_IS_DIR)) {
+		c.argv = abort_am;
+		run_command(&c);
+		c.argv = co;
+	}
+	g_free(rebase);
 	if (run_command(&c) != 0)
 		return -1;
 	c.argv = am;

@@ -20,18 +20,21 @@ struct pipeline {
 	struct boot boot;	/* the one boot that may run beside a build */
 	const char *checked_out;	/* commit in the tree being built */
 	const char *tree;
-	int met, unmet, ran;
+	int met, unmet, setup_errors;
 };
 
 static void count(struct pipeline *pl, struct cell *c, bool reused)
 {
 	bool met = json_is_true(json_object_get(c->result, "met"));
+	const char *verdict = json_string_value(json_object_get(c->result, "verdict"));
 
 	if (met)
 		pl->met++;
 	else
 		pl->unmet++;
-	progress_done(c, json_string_value(json_object_get(c->result, "verdict")), met, reused);
+	if (!strcmp(verdict, "setup-error"))
+		pl->setup_errors++;
+	progress_done(c, verdict, met, reused);
 }
 
 /* A stage's result is final unless the host, not the kernel, failed us. */
@@ -208,6 +211,7 @@ static double total_eta(struct plan *p)
 int pipeline_run(struct plan *p)
 {
 	struct pipeline pl = { .p = p };
+	char *now;
 
 	p->run = run_json(p);
 	write_run_json(p);
@@ -231,11 +235,18 @@ int pipeline_run(struct plan *p)
 			      run_stop_signal());
 		return 128 + run_stop_signal();
 	}
-	if (!p->keep_checkout)
+	if (!p->keep_checkout) {
 		restore_trees(p);
+		abi_check(p);
+	}
 	progress_end();
-	json_object_set_new(p->run, "finished", json_string(result_now()));
+	json_object_set_new(p->run, "finished", json_string_nocheck(now = result_now()));
+	g_free(now);
 	write_run_json(p);
 	printf("kmatrix: %d met, %d not met\n", pl.met, pl.unmet);
+	if (pl.setup_errors == (int)p->cells->len) {
+		g_printerr("kmatrix: nothing could run (set-up errors above)\n");
+		return 2;
+	}
 	return pl.unmet ? 1 : 0;
 }

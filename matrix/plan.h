@@ -57,5 +57,7 @@ void cell_finish(struct plan *p, struct cell *c, bool final);
 bool cell_reusable(const struct plan *p, struct cell *c);
 
 int pipeline_run(struct plan *p);
+/* Run build/rlimit-abi on every step commit; its JSON goes to run.json. */
+void abi_check(struct plan *p);
 
 #endif
