@@ -526,9 +526,10 @@ void report_html(GString *out, const struct report *r)
 {
 	h_header(out, r);
 	h_grid(out, r);
+	/* what changed since the last run is the first question after the grid */
+	h_trend(out, r);
 	h_departures(out, r);
 	h_chart(out, r);
-	h_trend(out, r);
 	h_drift(out, r);
 	h_abi(out, r);
 	h_all_cells(out, r);

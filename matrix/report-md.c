@@ -328,8 +328,8 @@ void report_md(GString *out, const struct report *r)
 {
 	md_header(out, r);
 	md_grid(out, r);
-	md_departures(out, r);
 	md_trend(out, r);
+	md_departures(out, r);
 	md_drift(out, r);
 	md_abi(out, r);
 	md_timings(out, r);
