@@ -1,1 +1,37 @@
 # Build rules for tools/ (included by the top-level Makefile).
+#
+# rlimit-abi: every tools/rlimit-abi/*.c is part of the tool; main.c holds
+# only main() and option handling.  Unit tests are tools/tests/test_*.c,
+# each linked with the tool's objects except main.o (check-abi-unit, part
+# of check-unit).  check-abi runs the tool on the real trees and the fault
+# fixtures (tools/tests/check-abi.sh).
+
+ABI_SRCS := $(wildcard tools/rlimit-abi/*.c)
+ABI_OBJS := $(patsubst tools/rlimit-abi/%.c,$(B)/tools/rlimit-abi/%.o,$(ABI_SRCS))
+ABI_LIBOBJS := $(filter-out $(B)/tools/rlimit-abi/main.o,$(ABI_OBJS))
+ABI_TESTS := $(patsubst tools/tests/%.c,$(B)/tests/tools/%,$(wildcard tools/tests/test_*.c))
+
+all: $(B)/rlimit-abi
+
+$(B)/tools/rlimit-abi/%.o: tools/rlimit-abi/%.c
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -MMD -MP -c -o $@ $<
+
+$(B)/rlimit-abi: $(ABI_OBJS)
+	$(HOST_CC) -o $@ $^ $(PKG_LIBS)
+
+$(B)/tests/tools/test_%: tools/tests/test_%.c $(ABI_LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -o $@ $^ $(PKG_LIBS) -lcmocka
+
+.PHONY: check-abi-unit check-abi
+check-unit: check-abi-unit
+check-abi-unit: $(ABI_TESTS)
+	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+# Real trees: the four stock trees, the series' steps, the fault fixtures and
+# the fast install compared with a real `make headers_install`.
+check-abi: $(B)/rlimit-abi
+	tools/tests/check-abi.sh $(B)/rlimit-abi
+
+-include $(ABI_OBJS:.o=.d)

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Trees: a kernel source directory, or DIR@REV (a git revision, unpacked
+ * from the repository without a checkout).  Each gets a cache key: the git
+ * tree hash when the directory is a clean git checkout, else a content hash
+ * of the files the checks read.
+ */
+#include <string.h>
+
+#include "abi.h"
+
+/* What the checks read; also what DIR@REV unpacks. */
+static const char *const tree_paths[] = {
+	"Makefile", "scripts", "include/uapi", "include/asm-generic/resource.h",
+	"fs/proc/base.c", ":(glob)arch/*/include/**", ":(glob)arch/*/Makefile*",
+	":(glob)arch/*/Kbuild", ":(glob)arch/*/kernel/Makefile.syscalls", "arch/um", NULL,
+};
+
+char *abi_cache_dir(const char *opt)
+{
+	const char *env;
+
+	if (opt && *opt)
+		return g_canonicalize_filename(opt, NULL);
+	env = g_getenv("KMATRIX_CACHE");
+	if (env && *env)
+		return g_canonicalize_filename(env, NULL);
+	env = g_getenv("XDG_CACHE_HOME");
+	if (env && *env)
+		return g_build_filename(env, "kmatrix", NULL);
+	return g_build_filename(g_get_home_dir(), ".cache", "kmatrix", NULL);
+}
+
+static int cmp_str(gconstpointer a, gconstpointer b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every directory under arch/, sorted. */
+GPtrArray *abi_tree_arch_names(const char *src)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+	char *dir = g_build_filename(src, "arch", NULL);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d))) {
+		char *p = g_build_filename(dir, n, NULL);
+
+		if (g_file_test(p, G_FILE_TEST_IS_DIR))
+			g_ptr_array_add(out, g_strdup(n));
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+	g_free(dir);
+	g_ptr_array_sort(out, cmp_str);
+	return out;
+}
+
+static char *git_out(const char *dir, const char *a1, const char *a2, const char *a3,
+		     const char *a4)
+{
+	char *argv[] = { "git", "-C", (char *)dir, (char *)a1, (char *)a2, (char *)a3,
+			 (char *)a4, NULL };
+	char *out = NULL;
+
+	if (abi_run(argv, NULL, &out, NULL) != 0) {
+		g_free(out);
+		return NULL;
+	}
+	return g_strstrip(out);
+}
+
+static void hash_file(GChecksum *sum, const char *top, const char *rel)
+{
+	char *path = g_build_filename(top, rel, NULL);
+	char *data = NULL;
+	gsize len = 0;
+
+	if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
+		GPtrArray *names = g_ptr_array_new_with_free_func(g_free);
+		GDir *d = g_dir_open(path, 0, NULL);
+		const char *n;
+
+		while (d && (n = g_dir_read_name(d)))
+			g_ptr_array_add(names, g_build_filename(rel, n, NULL));
+		if (d)
+			g_dir_close(d);
+		g_ptr_array_sort(names, cmp_str);
+		for (guint i = 0; i < names->len; i++)
+			hash_file(sum, top, names->pdata[i]);
+		g_ptr_array_free(names, TRUE);
+	} else if (g_file_get_contents(path, &data, &len, NULL)) {
+		g_checksum_update(sum, (const guchar *)rel, strlen(rel) + 1);
+		g_checksum_update(sum, (const guchar *)data, len);
+		g_free(data);
+	}
+	g_free(path);
+}
+
+/* Content hash of what the checks read (a dirty or non-git tree). */
+static char *content_hash(const char *src)
+{
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	GPtrArray *arches = abi_tree_arch_names(src);
+	char *out;
+
+	for (int i = 0; tree_paths[i]; i++)
+		if (tree_paths[i][0] != ':')
+			hash_file(sum, src, tree_paths[i]);
+	for (guint i = 0; i < arches->len; i++) {
+		char *a = g_build_filename("arch", arches->pdata[i], NULL);
+		char *inc = g_build_filename(a, "include", NULL);
+		char *mk = g_build_filename(a, "Makefile", NULL);
+		char *sys = g_build_filename(a, "kernel", "Makefile.syscalls", NULL);
+
+		hash_file(sum, src, inc);
+		hash_file(sum, src, mk);
+		hash_file(sum, src, sys);
+		g_free(a);
+		g_free(inc);
+		g_free(mk);
+		g_free(sys);
+	}
+	g_ptr_array_free(arches, TRUE);
+	out = g_strconcat("content-", g_checksum_get_string(sum), NULL);
+	g_checksum_free(sum);
+	return out;
+}
+
+/* The git tree hash when dir is a git checkout with nothing changed or added. */
+static char *clean_tree_hash(const char *dir)
+{
+	char *top = git_out(dir, "rev-parse", "--show-toplevel", NULL, NULL);
+	char *canon = g_canonicalize_filename(dir, NULL);
+	char *status, *tree = NULL;
+	bool same = top && strcmp(top, canon) == 0;
+
+	g_free(top);
+	g_free(canon);
+	if (!same)
+		return NULL;
+	status = git_out(dir, "status", "--porcelain", "--ignore-submodules", NULL);
+	if (status && !*status)
+		tree = git_out(dir, "rev-parse", "--verify", "HEAD^{tree}", NULL);
+	g_free(status);
+	if (!tree)
+		return NULL;
+	canon = g_strconcat("git-", tree, NULL);
+	g_free(tree);
+	return canon;
+}
+
+/* Unpack what the checks read of DIR@REV into the cache, once per tree hash. */
+static char *unpack_rev(const char *dir, const char *rev, const char *tree, const char *cache,
+			GError **error)
+{
+	char *dst = g_build_filename(cache, "abi", "src", tree, NULL);
+	char *tmp, *cmd, *quoted_dir, *quoted_rev, *quoted_tmp, *err = NULL;
+	GString *paths;
+	int rc;
+
+	if (g_file_test(dst, G_FILE_TEST_IS_DIR))
+		return dst;
+	tmp = g_strconcat(dst, ".tmp", NULL);
+	paths = g_string_new(NULL);
+	for (int i = 0; tree_paths[i]; i++) {
+		char *q = g_shell_quote(tree_paths[i]);
+
+		g_string_append_printf(paths, " %s", q);
+		g_free(q);
+	}
+	quoted_dir = g_shell_quote(dir);
+	quoted_rev = g_shell_quote(rev);
+	quoted_tmp = g_shell_quote(tmp);
+	cmd = g_strdup_printf("rm -rf %s && mkdir -p %s && git -C %s archive --format=tar %s --%s"
+			      " | tar -x -C %s", quoted_tmp, quoted_tmp, quoted_dir, quoted_rev,
+			      paths->str, quoted_tmp);
+	{
+		char *argv[] = { "sh", "-c", cmd, NULL };
+
+		rc = abi_run(argv, NULL, NULL, &err);
+	}
+	if (rc == 0 && g_rename(tmp, dst) != 0)
+		rc = -1;
+	if (rc != 0) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s@%s: cannot unpack: %s",
+			    dir, rev, err ? err : "rename failed");
+		g_free(dst);
+		dst = NULL;
+	}
+	g_free(err);
+	g_free(cmd);
+	g_free(quoted_dir);
+	g_free(quoted_rev);
+	g_free(quoted_tmp);
+	g_free(tmp);
+	g_string_free(paths, TRUE);
+	return dst;
+}
+
+static bool is_kernel_tree(const char *dir)
+{
+	char *a = g_build_filename(dir, "arch", NULL);
+	char *u = g_build_filename(dir, "include", "uapi", "asm-generic", "resource.h", NULL);
+	bool ok = g_file_test(a, G_FILE_TEST_IS_DIR) && g_file_test(u, G_FILE_TEST_EXISTS);
+
+	g_free(a);
+	g_free(u);
+	return ok;
+}
+
+static char *short_label(const char *dir, const char *rev)
+{
+	char *base = g_path_get_basename(dir);
+	char *out = rev ? g_strdup_printf("%s@%s", base, rev) : g_strdup(base);
+
+	g_free(base);
+	return out;
+}
+
+struct abi_tree *abi_tree_open(const char *spec, bool baseline, const char *cache,
+			       GError **error)
+{
+	struct abi_tree *t = g_new0(struct abi_tree, 1);
+	const char *at = strrchr(spec, '@');
+	char *dir = at && !g_file_test(spec, G_FILE_TEST_IS_DIR) ? g_strndup(spec, at - spec) :
+								    g_strdup(spec);
+	const char *rev = at && strlen(dir) < strlen(spec) ? at + 1 : NULL;
+
+	t->spec = g_strdup(spec);
+	t->baseline = baseline;
+	t->label = short_label(dir, rev);
+	t->arches = g_ptr_array_new_with_free_func((GDestroyNotify)abi_arch_free);
+	if (rev) {
+		char *r = g_strconcat(rev, "^{tree}", NULL);
+		char *tree = git_out(dir, "rev-parse", "--verify", "-q", r);
+
+		g_free(r);
+		if (!tree) {
+			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+				    "%s: no such git revision", spec);
+			goto fail;
+		}
+		t->hash = g_strconcat("git-", tree, NULL);
+		t->src = unpack_rev(dir, rev, t->hash, cache, error);
+		g_free(tree);
+		if (!t->src)
+			goto fail;
+	} else {
+		t->src = g_canonicalize_filename(dir, NULL);
+	}
+	if (!is_kernel_tree(t->src)) {
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "%s: not a kernel tree (no arch/ or include/uapi/asm-generic/resource.h)",
+			    spec);
+		goto fail;
+	}
+	if (!t->hash)
+		t->hash = clean_tree_hash(t->src);
+	if (!t->hash)
+		t->hash = content_hash(t->src);
+	g_free(dir);
+	return t;
+fail:
+	g_free(dir);
+	abi_tree_free(t);
+	return NULL;
+}
+
+void abi_tree_free(struct abi_tree *t)
+{
+	if (!t)
+		return;
+	g_free(t->spec);
+	g_free(t->label);
+	g_free(t->src);
+	g_free(t->hash);
+	g_ptr_array_free(t->arches, TRUE);
+	g_free(t);
+}
