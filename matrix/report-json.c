@@ -80,10 +80,11 @@ static json_t *trend_cells(const struct trend *t, GPtrArray *cells)
 
 static json_t *trend_json(const struct trend *t)
 {
-	json_t *timing = json_array();
+	json_t *timing;
 
 	if (!t)
 		return json_null();
+	timing = json_array();
 	for (guint i = 0; i < t->timing->len; i++) {
 		const struct timing_change *tc = t->timing->pdata[i];
 
