@@ -776,6 +776,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	gboolean ok;
 
 	o->share = 25;
+	g_set_prgname("kmatrix report");
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Reads <results>/run.json and the per-cell results; planned cells without a\n"
