@@ -287,8 +287,9 @@ static bool canonical_side(GKeyFile *kf, char **versions, const char *cache,
 			continue;
 		if (side_find(canon, cache, versions[i], tip))
 			return true;
-		g_free(*why);
-		*why = g_strdup_printf("canonical series: %s", canon->why);
+		/* the newest version is the one worth naming */
+		if (!*why)
+			*why = g_strdup_printf("canonical series: %s", canon->why);
 		side_clear(canon);
 	}
 	if (!*why)

@@ -420,7 +420,7 @@ static void cell_read(struct run *run, struct rcell *c)
 	json_t *res;
 
 	if (!g_file_test(path, G_FILE_TEST_EXISTS)) {
-		c->missing = g_strdup("no result file (the run stopped before this cell)");
+		c->missing = g_strdup("no result file (not run yet, or the run stopped before it)");
 		g_free(path);
 		return;
 	}
@@ -711,8 +711,9 @@ struct run *run_load(const char *dir, GError **err)
 
 void report_summary_counts(const struct report *r, GString *out)
 {
-	g_string_append_printf(out, "%d cells planned: %d met, %d departed, %d missing",
-			       r->planned, r->met, r->departed, r->missing);
+	g_string_append_printf(out, "%d cell%s planned: %d met, %d departed, %d missing",
+			       r->planned, r->planned == 1 ? "" : "s", r->met,
+			       r->departed, r->missing);
 }
 
 static void count(struct report *r)
