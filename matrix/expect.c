@@ -420,6 +420,11 @@ int expect_judge(const struct expectations *e, const char *step,
 		g_ptr_array_add(out->evidence,
 				g_strdup_printf("KTAP: %s", r->error ? r->error :
 						"incomplete output"));
+	} else if (!r->ncases) {
+		/* "1..0" proves nothing about the kernel: not a pass */
+		t.failed = true;
+		g_ptr_array_add(out->evidence,
+				g_strdup("KTAP: the plan is empty, no case ran"));
 	}
 	out->ncases = r->ncases;
 	out->cases = g_new0(struct judged_case, r->ncases ? r->ncases : 1);

@@ -191,6 +191,16 @@ static void test_judge_no_output_and_no_step(void **state)
 	assert_true(has_evidence(&j, "KTAP: no KTAP version line"));
 	judgement_free(&j);
 
+	/* an empty plan is complete KTAP, and still no evidence of a pass */
+	r.found = true;
+	r.complete = true;
+	r.plan = 0;
+	r.error = NULL;
+	assert_int_equal(expect_judge(e, "stock", &r, &j), 0);
+	assert_string_equal(j.verdict, "test-failed");
+	assert_true(has_evidence(&j, "the plan is empty"));
+	judgement_free(&j);
+
 	assert_int_equal(expect_judge(e, "uapi", &r, &j), -1);
 	assert_false(j.met);
 	assert_true(has_evidence(&j, "no [step uapi] group"));
