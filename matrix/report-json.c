@@ -147,7 +147,8 @@ json_t *report_json_value(const struct report *r)
 void report_json(GString *out, const struct report *r)
 {
 	json_t *v = report_json_value(r);
-	char *s = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS);
+	char *s = json_dumps(v, JSON_INDENT(2) | JSON_SORT_KEYS |
+			     JSON_REAL_PRECISION(10));
 
 	g_string_append(out, s);
 	g_string_append_c(out, '\n');
