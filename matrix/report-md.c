@@ -233,8 +233,10 @@ static void md_drift(GString *out, const struct report *r)
 		for (guint p = 0; p < d->patches->len; p++) {
 			const struct drift_patch *dp = d->patches->pdata[p];
 
-			g_string_append_printf(out, "| %s | %s | %s", dp->canonical ? dp->canonical : "-",
-					       dp->backport ? dp->backport : "-", dp->status);
+			g_string_append_printf(out, "| %s | %s | %s",
+					       dp->canonical ? dp->canonical : "-",
+					       dp->backport ? dp->backport : "-",
+					       dp->status);
 			if (!strcmp(dp->status, "adapted"))
 				g_string_append_printf(out, ": %d lines (message: %d)",
 						       dp->lines, dp->message_lines);
