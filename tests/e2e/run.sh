@@ -98,5 +98,39 @@ grep -q "ignoring $f" <<<"$out" || fail "the corrupt file was not reported"
 [ "$(grep -c '(cached)' <<<"$out")" -eq 5 ] || fail "expected 5 cached cells and one re-run: $out"
 check_cell x86_64 baseline
 
+# SIGINT in the middle of STAGE of a forced re-run of one cell: exit 130,
+# no make or QEMU left, the cell's earlier final result untouched.
+interrupt_at() { # STAGE
+	local f=$results/$version/x86_64/baseline.json log=$results/interrupt-$1.log
+	local before pid rc i
+	before=$(field "$f" finished)
+	nice -n 10 "$kmatrix" run --versions "$version" --arches x86_64 --steps baseline \
+		--force --results "$results" >"$log" 2>&1 &
+	pid=$!
+	for i in $(seq 1 1200); do
+		grep -q "x86_64 baseline: $1\$" "$log" && break
+		sleep 0.5
+	done
+	sleep 3
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	[ $rc -eq 130 ] || fail "SIGINT during $1: exit $rc, expected 130"
+	grep -q "interrupted" "$log" || fail "SIGINT during $1: no message"
+	sleep 1
+	pgrep -f "O=$cache/build/$version/x86_64" >/dev/null && fail "SIGINT during $1: make left running"
+	pgrep -f "qemu-system-x86_64 .*$cache/build/$version/x86_64" >/dev/null &&
+		fail "SIGINT during $1: QEMU left running"
+	[ "$(field "$f" finished)" = "$before" ] || fail "SIGINT during $1: the result was rewritten"
+}
+
+say "SIGINT during a build and during a boot"
+interrupt_at build
+interrupt_at boot
+out=$(nice -n 10 "$kmatrix" run --versions "$version" --steps "$steps" --results "$results" 2>&1)
+rc=$?
+[ $rc -eq 0 ] || fail "run after the interruptions exited $rc"
+[ "$(grep -c '(cached)' <<<"$out")" -eq 6 ] || fail "the run after the interruptions re-ran cells: $out"
+
 say "total $(($(date +%s) - t0)) s, $fails failure(s)"
 [ $fails -eq 0 ]
