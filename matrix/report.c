@@ -432,11 +432,9 @@ static void cell_read(struct run *run, struct rcell *c)
 		c->missing = g_strdup_printf("unusable result: %s", w);
 		g_free(w);
 		g_free(why);
-	} else if (!json_is_true(json_object_get(res, "final"))) {
-		c->missing = g_strdup_printf("unfinished (final is false, verdict so far %s)",
-					     jstr(res, "verdict"));
-		json_decref(res);
 	} else {
+		/* final=false only means "run it again next time" (infra-error,
+		 * setup-error, apply-failed): the verdict stands for this run */
 		cell_set_result(c, res);
 	}
 }
