@@ -72,6 +72,7 @@ struct abi_finding {
 
 /* spawn.c */
 int abi_run(char **argv, const char *cwd, char **out, char **err);
+int abi_run_env(char **argv, char **env, const char *cwd, char **out, char **err);
 
 /* tree.c */
 char *abi_cache_dir(const char *opt);

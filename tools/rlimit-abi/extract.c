@@ -5,7 +5,7 @@
  * after expansion is evaluated by compiling it (host C).  INIT_RLIMITS and
  * the lnames table are expanded the same way, with the kernel's include
  * path and -D__KERNEL__, and their designators ([RLIMIT_X] = ...) read from
- * the expansion.
+ * the expansion (see abi_extract_kernel).
  */
 #include <errno.h>
 #include <string.h>
@@ -400,79 +400,93 @@ out:
 	return a->state == ABI_OK;
 }
 
-/* The designators of `name = <initializer>` in cpp output, evaluated. */
-static char *read_index(const char *expanded, const char *name, GArray *idx)
+/* A designator: a literal number, or an RLIMIT_* name of the arch's asm/resource.h. */
+static bool resolve(const struct abi_arch *a, const char *expr, gint64 *v, char **err)
+{
+	const struct abi_sym *s = abi_arch_sym(a, expr);
+	guint64 u;
+
+	if (s) {
+		*v = (gint64)s->value;
+		return true;
+	}
+	if (abi_parse_literal(expr, &u)) {
+		*v = (gint64)u;
+		return true;
+	}
+	*err = g_strdup_printf("designator [%s] is not an rlimit of asm/resource.h", expr);
+	return false;
+}
+
+/* The designators of `name = <initializer>` in cpp output, as numbers of this arch. */
+static char *read_index(const struct abi_arch *a, const char *expanded, const char *name,
+			const char *what, GArray *idx)
 {
 	char *key = g_strconcat(name, " = ", NULL);
 	const char *p = strstr(expanded, key);
 	GPtrArray *exprs = g_ptr_array_new_with_free_func(g_free);
-	GPtrArray *syms = g_ptr_array_new_with_free_func((GDestroyNotify)abi_sym_free);
 	char *err = NULL;
 
 	if (!p || !abi_designators(p + strlen(key), exprs, &err)) {
 		g_free(err);
-		err = g_strdup_printf("%s does not expand to a designated initializer",
-				      strcmp(name, "kmatrix_init") ? "lnames" : "INIT_RLIMITS");
+		err = g_strdup_printf("%s does not expand to a designated initializer", what);
 		goto out;
 	}
-	for (guint i = 0; i < exprs->len; i++)
-		g_ptr_array_add(syms, abi_sym_new("", exprs->pdata[i], NULL));
-	if (!eval_syms(syms, &err))
-		goto out;
-	for (guint i = 0; i < syms->len; i++) {
-		gint64 v = (gint64)((struct abi_sym *)syms->pdata[i])->value;
+	for (guint i = 0; i < exprs->len; i++) {
+		gint64 v;
 
+		if (!resolve(a, exprs->pdata[i], &v, &err))
+			break;
 		g_array_append_val(idx, v);
 	}
 out:
 	g_ptr_array_free(exprs, TRUE);
-	g_ptr_array_free(syms, TRUE);
 	g_free(key);
 	return err;
 }
 
 /*
- * INIT_RLIMITS (include/asm-generic/resource.h) and the lnames table of
- * fs/proc/base.c, preprocessed as kernel code of the header arch:
- * LINUXINCLUDE's directory order and -D__KERNEL__.
+ * INIT_RLIMITS (include/asm-generic/resource.h, read as kernel code with
+ * -D__KERNEL__ and -Iinclude) and the lnames table of fs/proc/base.c.
+ * Their designators are RLIMIT_* names; the kernel resolves them with the
+ * same asm/resource.h user space gets (no arch has a kernel-only one), so
+ * the names are kept (the uapi header it includes is replaced by an empty
+ * one) and resolved with the arch's values read above.  That spares a
+ * configured kernel include path, which arch headers such as ia64's would
+ * need.
  */
 bool abi_extract_kernel(const char *src, const char *work, struct abi_arch *a)
 {
-	const char *h = a->hdr_arch;
 	char *base = g_build_filename(src, "fs", "proc", "base.c", NULL);
 	char *probe = g_build_filename(work, "kmatrix-kernel.c", NULL);
-	char *I[6] = {
-		g_strdup_printf("-I%s/arch/%s/include", src, h),
-		g_strdup_printf("-I%s/arch/%s/include/generated", work, h),
-		g_strdup_printf("-I%s/include", src),
-		g_strdup_printf("-I%s/arch/%s/include/uapi", src, h),
-		g_strdup_printf("-I%s/arch/%s/include/generated/uapi", work, h),
-		g_strdup_printf("-I%s/include/uapi", src),
-	};
-	char *argv[] = { "cpp", "-E", "-P", "-nostdinc", "-D__KERNEL__", I[0], I[1], I[2],
-			 I[3], I[4], I[5], probe, NULL };
+	char *over = g_build_filename(work, "kmatrix-names", NULL);
+	char *empty = g_build_filename(over, "uapi", "asm-generic", NULL);
+	char *empty_h = g_build_filename(empty, "resource.h", NULL);
+	char *io = g_strconcat("-I", over, NULL), *ik = g_strdup_printf("-I%s/include", src);
+	char *argv[] = { "cpp", "-E", "-P", "-nostdinc", "-D__KERNEL__", io, ik, probe, NULL };
 	char *text = NULL, *lnames = NULL, *out = NULL, *err = NULL;
-	GString *c = g_string_new("#include <asm/resource.h>\nkmatrix_init = INIT_RLIMITS ;\n");
+	GString *c = g_string_new("#include <asm-generic/resource.h>\n"
+				  "kmatrix_init = INIT_RLIMITS ;\n");
 
+	g_mkdir_with_parents(empty, 0755);
+	g_file_set_contents(empty_h, "", 0, NULL);
 	if (g_file_get_contents(base, &text, NULL, NULL))
 		lnames = abi_c_initializer(text, "lnames[");
 	if (lnames)
 		g_string_append_printf(c, "kmatrix_lnames = %s ;\n", lnames);
 	else
-		a->lnames_err = g_strdup("fs/proc/base.c: no lnames[] initializer");
+		a->lnames_err = g_strdup("no lnames[] initializer");
 	g_file_set_contents(probe, c->str, -1, NULL);
 	out = cpp_out(argv, &err);
 	if (!out) {
-		a->init_err = g_strdup_printf("cpp (kernel) on asm/resource.h: %s", err);
+		a->init_err = g_strdup_printf("cpp -D__KERNEL__: %s", err);
 		if (!a->lnames_err)
 			a->lnames_err = g_strdup(a->init_err);
 	} else {
-		a->init_err = read_index(out, "kmatrix_init", a->init_idx);
+		a->init_err = read_index(a, out, "kmatrix_init", "INIT_RLIMITS", a->init_idx);
 		if (!a->lnames_err)
-			a->lnames_err = read_index(out, "kmatrix_lnames", a->lnames_idx);
+			a->lnames_err = read_index(a, out, "kmatrix_lnames", "lnames", a->lnames_idx);
 	}
-	for (int i = 0; i < 6; i++)
-		g_free(I[i]);
 	g_string_free(c, TRUE);
 	g_free(text);
 	g_free(lnames);
@@ -480,5 +494,10 @@ bool abi_extract_kernel(const char *src, const char *work, struct abi_arch *a)
 	g_free(err);
 	g_free(base);
 	g_free(probe);
+	g_free(over);
+	g_free(empty);
+	g_free(empty_h);
+	g_free(io);
+	g_free(ik);
 	return !a->init_err && !a->lnames_err;
 }

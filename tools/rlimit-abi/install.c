@@ -77,18 +77,31 @@ static char *last_line(const char *text)
 
 /*
  * Ask the top-level Makefile which uapi directory `headers` installs for
- * this arch: a dry run, parsed for its Makefile.headersinst call or error.
+ * this arch: a dry run, parsed for its Makefile.headersinst call or its
+ * error.  The run is made the final (sub-)make directly, with the
+ * variables the outer make would pass (5.10..7.x), so that -o can keep it
+ * from generating arch headers (archheaders) it does not need for this.
  */
 static bool header_arch_query(const char *src, const char *work, struct abi_arch *a)
 {
 	char *obj = g_build_filename(work, "query", NULL);
-	char *o = g_strconcat("O=", obj, NULL), *arch = mk_var("ARCH", a->name);
-	char *argv[] = { "make", "-n", "-C", (char *)src, o, arch, "headers", NULL };
+	char *f = g_strconcat("-f", src, "/Makefile", NULL);
+	char *inc = g_strconcat("--include-dir=", src, NULL), *arch = mk_var("ARCH", a->name);
+	char *argv[] = { "make", "-n", "--no-print-directory", f, inc, arch, "-o", "archheaders",
+			 "-o", "archscripts", "headers", NULL };
+	char **env = g_get_environ();
 	char *out = NULL, *err = NULL, *p;
 	int rc;
 
 	g_mkdir_with_parents(obj, 0755);
-	rc = abi_run(argv, NULL, &out, &err);
+	env = g_environ_setenv(env, "sub_make_done", "1", TRUE);
+	env = g_environ_setenv(env, "abs_srctree", src, TRUE);
+	env = g_environ_setenv(env, "abs_objtree", obj, TRUE);
+	env = g_environ_setenv(env, "abs_output", obj, TRUE);
+	env = g_environ_setenv(env, "objtree", ".", TRUE);
+	env = g_environ_setenv(env, "srcroot", src, TRUE);
+	env = g_environ_unsetenv(env, "MAKEFLAGS");
+	rc = abi_run_env(argv, env, obj, &out, &err);
 	p = strstr(out, "Makefile.headersinst obj=arch/");
 	if (p && !strstr(err, "***")) {
 		char *s = p + strlen("Makefile.headersinst obj=arch/");
@@ -108,9 +121,11 @@ static bool header_arch_query(const char *src, const char *work, struct abi_arch
 		a->detail = g_strdup_printf("make -n ARCH=%s headers failed (exit %d): %s", a->name,
 					    rc, err);
 	}
+	g_strfreev(env);
 	g_free(out);
 	g_free(err);
-	g_free(o);
+	g_free(f);
+	g_free(inc);
 	g_free(arch);
 	g_free(obj);
 	return a->state == ABI_OK;

@@ -6,14 +6,15 @@
  * of the files the checks read.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "abi.h"
 
-/* What the checks read; also what DIR@REV unpacks. */
+/* What the checks read; also what DIR@REV unpacks.  A '?' marks paths some trees lack. */
 static const char *const tree_paths[] = {
 	"Makefile", "scripts", "include/uapi", "include/asm-generic/resource.h",
-	"fs/proc/base.c", ":(glob)arch/*/include/**", ":(glob)arch/*/Makefile*",
-	":(glob)arch/*/Kbuild", ":(glob)arch/*/kernel/Makefile.syscalls", "arch/um", NULL,
+	"fs/proc/base.c", ":(glob)arch/*/include/**", ":(glob)arch/*/Makefile*", "arch/um",
+	"?include/asm-generic/Kbuild", "?:(glob)arch/*/Kbuild", "?:(glob)arch/*/kernel/Makefile.syscalls", NULL,
 };
 
 char *abi_cache_dir(const char *opt)
@@ -107,7 +108,7 @@ static char *content_hash(const char *src)
 	char *out;
 
 	for (int i = 0; tree_paths[i]; i++)
-		if (tree_paths[i][0] != ':')
+		if (tree_paths[i][0] != ':' && tree_paths[i][0] != '?')
 			hash_file(sum, src, tree_paths[i]);
 	for (guint i = 0; i < arches->len; i++) {
 		char *a = g_build_filename("arch", arches->pdata[i], NULL);
@@ -152,37 +153,58 @@ static char *clean_tree_hash(const char *dir)
 	return canon;
 }
 
+static int archive(const char *dir, const char *rev, const char *paths, const char *dst,
+		   char **err)
+{
+	char *qd = g_shell_quote(dir), *qr = g_shell_quote(rev), *qt = g_shell_quote(dst);
+	char *cmd = g_strdup_printf("git -C %s archive --format=tar %s -- %s > %s/.a.tar &&"
+				    " tar -x -C %s -f %s/.a.tar; rc=$?; rm -f %s/.a.tar; exit $rc",
+				    qd, qr, paths, qt, qt, qt, qt);
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	int rc = abi_run(argv, NULL, NULL, err);
+
+	g_free(qd);
+	g_free(qr);
+	g_free(qt);
+	g_free(cmd);
+	return rc;
+}
+
 /* Unpack what the checks read of DIR@REV into the cache, once per tree hash. */
 static char *unpack_rev(const char *dir, const char *rev, const char *tree, const char *cache,
 			GError **error)
 {
 	char *dst = g_build_filename(cache, "abi", "src", tree, NULL);
-	char *tmp, *cmd, *quoted_dir, *quoted_rev, *quoted_tmp, *err = NULL;
+	char *tmp, *err = NULL;
 	GString *paths;
 	int rc;
 
 	if (g_file_test(dst, G_FILE_TEST_IS_DIR))
 		return dst;
-	tmp = g_strconcat(dst, ".tmp", NULL);
+	tmp = g_strdup_printf("%s.%d.tmp", dst, (int)getpid());
 	paths = g_string_new(NULL);
 	for (int i = 0; tree_paths[i]; i++) {
-		char *q = g_shell_quote(tree_paths[i]);
+		char *q;
 
+		if (tree_paths[i][0] == '?')
+			continue;
+		q = g_shell_quote(tree_paths[i]);
 		g_string_append_printf(paths, " %s", q);
 		g_free(q);
 	}
-	quoted_dir = g_shell_quote(dir);
-	quoted_rev = g_shell_quote(rev);
-	quoted_tmp = g_shell_quote(tmp);
-	cmd = g_strdup_printf("rm -rf %s && mkdir -p %s && git -C %s archive --format=tar %s --%s"
-			      " | tar -x -C %s", quoted_tmp, quoted_tmp, quoted_dir, quoted_rev,
-			      paths->str, quoted_tmp);
-	{
-		char *argv[] = { "sh", "-c", cmd, NULL };
+	g_mkdir_with_parents(tmp, 0755);
+	rc = archive(dir, rev, paths->str, tmp, &err);
+	for (int i = 0; rc == 0 && tree_paths[i]; i++) {
+		char *q;
 
-		rc = abi_run(argv, NULL, NULL, &err);
+		if (tree_paths[i][0] != '?')
+			continue;
+		/* git archive fails on a pathspec that matches nothing: fine here */
+		q = g_shell_quote(tree_paths[i] + 1);
+		archive(dir, rev, q, tmp, NULL);
+		g_free(q);
 	}
-	if (rc == 0 && g_rename(tmp, dst) != 0)
+	if (rc == 0 && g_rename(tmp, dst) != 0 && !g_file_test(dst, G_FILE_TEST_IS_DIR))
 		rc = -1;
 	if (rc != 0) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s@%s: cannot unpack: %s",
@@ -190,11 +212,12 @@ static char *unpack_rev(const char *dir, const char *rev, const char *tree, cons
 		g_free(dst);
 		dst = NULL;
 	}
+	if (g_file_test(tmp, G_FILE_TEST_IS_DIR)) {
+		char *argv[] = { "rm", "-rf", tmp, NULL };
+
+		abi_run(argv, NULL, NULL, NULL);
+	}
 	g_free(err);
-	g_free(cmd);
-	g_free(quoted_dir);
-	g_free(quoted_rev);
-	g_free(quoted_tmp);
 	g_free(tmp);
 	g_string_free(paths, TRUE);
 	return dst;
