@@ -103,7 +103,7 @@ struct abi_arch *abi_arch_new(const char *name);
 void abi_arch_free(struct abi_arch *a);
 
 /* libc.c */
-GPtrArray *abi_libc_scan(void);
+GPtrArray *abi_libc_scan(const char *cache);
 void abi_libc_free(struct abi_libc *l);
 
 /* check.c */

@@ -64,16 +64,19 @@ static void check_fixed(const struct abi_tree *t, const struct abi_arch *a, GPtr
 	}
 }
 
-/* syms are sorted by number, so duplicates are neighbours. */
 static void check_duplicates(const struct abi_tree *t, const struct abi_arch *a, GPtrArray *out)
 {
-	for (guint i = 1; i < a->syms->len; i++) {
-		const struct abi_sym *p = a->syms->pdata[i - 1], *s = a->syms->pdata[i];
+	for (guint i = 0; i < a->syms->len; i++) {
+		const struct abi_sym *p = a->syms->pdata[i];
 
-		if (is_rlimit(p) && is_rlimit(s) && p->value == s->value)
-			add(out, "duplicate", t->label, a->name, s->name, s->file,
-			    "%s: %s: %s and %s are both %" G_GUINT64_FORMAT " (%s)", t->label,
-			    a->name, p->name, s->name, s->value, s->file);
+		for (guint j = i + 1; is_rlimit(p) && j < a->syms->len; j++) {
+			const struct abi_sym *s = a->syms->pdata[j];
+
+			if (is_rlimit(s) && p->value == s->value)
+				add(out, "duplicate", t->label, a->name, s->name, s->file,
+				    "%s: %s: %s and %s are both %" G_GUINT64_FORMAT " (%s)",
+				    t->label, a->name, p->name, s->name, s->value, s->file);
+		}
 	}
 }
 

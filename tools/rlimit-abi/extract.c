@@ -306,31 +306,42 @@ static int cmp_sym(gconstpointer a, gconstpointer b)
 	return strcmp(x->name, y->name);
 }
 
-/* Evaluate every expression of syms; plain literals need no compiler. */
+/*
+ * Evaluate every expression of syms: plain literals need no compiler, and
+ * an expression seen before (most arches share "(~0UL)") is not compiled
+ * again in this run.
+ */
 static bool eval_syms(GPtrArray *syms, char **err)
 {
+	static GHashTable *memo;
 	GPtrArray *exprs = g_ptr_array_new();
-	GPtrArray *which = g_ptr_array_new();
 	guint64 *vals;
 	bool ok = true;
 
+	if (!memo)
+		memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	for (guint i = 0; i < syms->len; i++) {
 		struct abi_sym *s = syms->pdata[i];
 
-		if (!abi_parse_literal(s->expr, &s->value)) {
+		if (!abi_parse_literal(s->expr, &s->value) &&
+		    !g_hash_table_contains(memo, s->expr))
 			g_ptr_array_add(exprs, s->expr);
-			g_ptr_array_add(which, s);
-		}
 	}
 	vals = g_new0(guint64, exprs->len + 1);
 	if (exprs->len && !(ok = abi_eval(exprs, vals, err)))
 		goto out;
-	for (guint i = 0; i < which->len; i++)
-		((struct abi_sym *)which->pdata[i])->value = vals[i];
+	for (guint i = 0; i < exprs->len; i++)
+		g_hash_table_replace(memo, g_strdup(exprs->pdata[i]), g_memdup2(&vals[i], sizeof(guint64)));
+	for (guint i = 0; i < syms->len; i++) {
+		struct abi_sym *s = syms->pdata[i];
+		guint64 *v = g_hash_table_lookup(memo, s->expr);
+
+		if (v)
+			s->value = *v;
+	}
 out:
 	g_free(vals);
 	g_ptr_array_free(exprs, TRUE);
-	g_ptr_array_free(which, TRUE);
 	return ok;
 }
 

@@ -7,6 +7,7 @@
  * values do not depend on the compiler that evaluates them).
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "abi.h"
 
@@ -123,36 +124,102 @@ out:
 	return ok;
 }
 
+/* The cache file of one libc: keyed by its bits/resource.h, which holds the enum. */
+static char *cache_file(const char *cache, const char *triple, const char *header)
+{
+	char *data = NULL, *file = NULL;
+	gsize len = 0;
+
+	if (g_file_get_contents(header, &data, &len, NULL)) {
+		char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (guchar *)data, len);
+		char *name = g_strdup_printf("%s-%.16s.json", triple, sum);
+
+		file = g_build_filename(cache, "abi", "libc", name, NULL);
+		g_free(name);
+		g_free(sum);
+	}
+	g_free(data);
+	return file;
+}
+
+static bool load(struct abi_libc *l, const char *file)
+{
+	json_t *root = file ? json_load_file(file, 0, NULL) : NULL, *v;
+	const char *k;
+
+	if (!root)
+		return false;
+	json_object_foreach(root, k, v) {
+		struct abi_sym *s = abi_sym_new(k, json_string_value(v), l->triple);
+
+		s->value = (guint64)g_ascii_strtoll(s->expr, NULL, 10);
+		g_ptr_array_add(l->syms, s);
+	}
+	json_decref(root);
+	return true;
+}
+
+static void save(const struct abi_libc *l, const char *file)
+{
+	json_t *root = json_object();
+	char *dir = g_path_get_dirname(file), *tmp = g_strdup_printf("%s.%d", file, getpid());
+
+	for (guint i = 0; i < l->syms->len; i++) {
+		const struct abi_sym *s = l->syms->pdata[i];
+
+		json_object_set_new(root, s->name, json_string(s->expr));
+	}
+	g_mkdir_with_parents(dir, 0755);
+	if (json_dump_file(root, tmp, JSON_SORT_KEYS) == 0)
+		g_rename(tmp, file);
+	json_decref(root);
+	g_free(dir);
+	g_free(tmp);
+}
+
+static void scan_one(struct abi_libc *l, const char *cpp, const char *cache, const char *header)
+{
+	char *file = cache_file(cache, l->triple, header);
+	char *dir, *err = NULL;
+
+	if (load(l, file)) {
+		g_free(file);
+		return;
+	}
+	dir = g_dir_make_tmp("rlimit-abi-libc-XXXXXX", NULL);
+	if (!libc_values(l, cpp, dir, &err))
+		l->detail = g_strdup_printf("failed: %s", err ? err : "");
+	else if (file)
+		save(l, file);
+	{
+		char *argv[] = { "rm", "-rf", dir, NULL };
+
+		abi_run(argv, NULL, NULL, NULL);
+	}
+	g_free(dir);
+	g_free(err);
+	g_free(file);
+}
+
 /* Every libc of the table: its values, or why it was skipped. */
-GPtrArray *abi_libc_scan(void)
+GPtrArray *abi_libc_scan(const char *cache)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)abi_libc_free);
 
 	for (guint i = 0; i < G_N_ELEMENTS(libcs); i++) {
 		struct abi_libc *l = g_new0(struct abi_libc, 1);
 		char *cpp = g_find_program_in_path(libcs[i].cpp);
-		char *dir, *err = NULL;
 
 		l->arch = g_strdup(libcs[i].arch);
 		l->triple = g_strdup(libcs[i].triple);
 		l->syms = g_ptr_array_new_with_free_func((GDestroyNotify)abi_sym_free);
 		g_ptr_array_add(out, l);
-		if (!g_file_test(libcs[i].header, G_FILE_TEST_EXISTS)) {
+		if (!g_file_test(libcs[i].header, G_FILE_TEST_EXISTS))
 			l->detail = g_strdup_printf("skipped: no %s", libcs[i].header);
-		} else if (!cpp) {
+		else if (!cpp)
 			l->detail = g_strdup_printf("skipped: no %s in PATH", libcs[i].cpp);
-		} else {
-			dir = g_dir_make_tmp("rlimit-abi-libc-XXXXXX", NULL);
-			if (!libc_values(l, cpp, dir, &err))
-				l->detail = g_strdup_printf("failed: %s", err ? err : "");
-			{
-				char *argv[] = { "rm", "-rf", dir, NULL };
-
-				abi_run(argv, NULL, NULL, NULL);
-			}
-			g_free(dir);
-		}
-		g_free(err);
+		else
+			scan_one(l, cpp, cache, libcs[i].header);
 		g_free(cpp);
 	}
 	return out;

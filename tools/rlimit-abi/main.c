@@ -188,7 +188,7 @@ static int run(char **specs, int n)
 		}
 		g_ptr_array_add(trees, t);
 	}
-	libcs = abi_libc_scan();
+	libcs = abi_libc_scan(cache);
 	for (guint i = 0; i < trees->len; i++) {
 		const struct abi_tree *t = trees->pdata[i];
 
