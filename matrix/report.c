@@ -170,6 +170,8 @@ char *report_jtext(json_t *v)
 		return report_clean(json_string_value(v));
 	if (!v)
 		return g_strdup("");
+	if (json_is_array(v) && !json_array_size(v))
+		return g_strdup("none");
 	if (json_is_array(v)) {
 		bool scalars = true;
 
