@@ -234,10 +234,13 @@ static bool is_kernel_tree(const char *dir)
 	return ok;
 }
 
+/* "7.2", "7.2@step/uapi", "abi-7.2@1a2b3c4d5e6f" (commit ids abbreviated). */
 static char *short_label(const char *dir, const char *rev)
 {
 	char *base = g_path_get_basename(dir);
-	char *out = rev ? g_strdup_printf("%s@%s", base, rev) : g_strdup(base);
+	bool hex = rev && strlen(rev) == 40 && strspn(rev, "0123456789abcdef") == 40;
+	char *out = rev ? g_strdup_printf("%s@%.*s", base, hex ? 12 : (int)strlen(rev), rev) :
+			  g_strdup(base);
 
 	g_free(base);
 	return out;
