@@ -48,6 +48,8 @@ struct abi_tree {
 	char *label;		/* short name for messages and tables */
 	char *src;		/* directory holding the sources */
 	char *hash;		/* cache key */
+	char *git_dir;		/* DIR of a DIR@REV */
+	char *rev;		/* REV of a DIR@REV */
 	bool baseline;
 	bool cached;
 	double seconds;
@@ -78,6 +80,7 @@ int abi_run_env(char **argv, char **env, const char *cwd, char **out, char **err
 char *abi_cache_dir(const char *opt);
 struct abi_tree *abi_tree_open(const char *spec, bool baseline, const char *cache, GError **error);
 void abi_tree_free(struct abi_tree *t);
+bool abi_tree_materialize(struct abi_tree *t, GError **error);
 GPtrArray *abi_tree_arch_names(const char *src);
 
 /* install.c */

@@ -10,7 +10,7 @@
 
 #include "abi.h"
 
-#define VALUES_SCHEMA "rlimit-abi-values/1"
+#define VALUES_SCHEMA "rlimit-abi-values/2"
 
 static char *opt_json;
 static char *opt_cache;
@@ -121,7 +121,7 @@ static struct abi_tree *load_tree(const char *spec, bool baseline, const char *c
 	dst = g_build_filename(cache, "abi", t->hash, NULL);
 	file = g_build_filename(dst, "values.json", NULL);
 	t->cached = load_cached(t, file);
-	if (!t->cached && !scan_tree(t, dst, error)) {
+	if (!t->cached && (!abi_tree_materialize(t, error) || !scan_tree(t, dst, error))) {
 		abi_tree_free(t);
 		t = NULL;
 	}

@@ -14,7 +14,9 @@
 static const char *const tree_paths[] = {
 	"Makefile", "scripts", "include/uapi", "include/asm-generic/resource.h",
 	"fs/proc/base.c", ":(glob)arch/*/include/**", ":(glob)arch/*/Makefile*", "arch/um",
-	"?include/asm-generic/Kbuild", "?:(glob)arch/*/Kbuild", "?:(glob)arch/*/kernel/Makefile.syscalls", NULL,
+	"?include/asm-generic/Kbuild", "?:(glob)arch/*/Kbuild",
+	/* what archheaders reads when um's headers re-run for x86 (7.x) */
+	"?:(glob)arch/*/entry/syscalls/**", "?:(glob)arch/*/kernel/syscalls/**", "?:(glob)arch/*/kernel/Makefile.syscalls", NULL,
 };
 
 char *abi_cache_dir(const char *opt)
@@ -130,12 +132,65 @@ static char *content_hash(const char *src)
 	return out;
 }
 
-/* The git tree hash when dir is a git checkout with nothing changed or added. */
+static bool wanted(const char *path)
+{
+	for (int i = 0; tree_paths[i]; i++) {
+		const char *p = tree_paths[i] + (tree_paths[i][0] == '?');
+		size_t n;
+
+		if (g_str_has_prefix(p, ":(glob)")) {
+			if (g_pattern_match_simple(p + strlen(":(glob)"), path))
+				return true;
+			continue;
+		}
+		n = strlen(p);
+		if (!strncmp(path, p, n) && (path[n] == '\0' || path[n] == '/'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The key of a git revision: a hash of the blob ids of the files the
+ * checks read, so that steps which change none of them (most of a series)
+ * share one scan.  NULL when rev is unknown or not a kernel tree.
+ */
+static char *rev_key(const char *dir, const char *rev)
+{
+	char *argv[] = { "git", "-C", (char *)dir, "ls-tree", "-r", "--full-tree", (char *)rev,
+			 NULL };
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	char *out = NULL, *key = NULL, **lines;
+	bool kernel = false;
+
+	if (abi_run(argv, NULL, &out, NULL) != 0) {
+		g_free(out);
+		g_checksum_free(sum);
+		return NULL;
+	}
+	lines = g_strsplit(out, "\n", -1);
+	for (int i = 0; lines[i]; i++) {
+		const char *path = strchr(lines[i], '\t');
+
+		if (!path || !wanted(path + 1))
+			continue;
+		kernel |= !strcmp(path + 1, "include/uapi/asm-generic/resource.h");
+		g_checksum_update(sum, (const guchar *)lines[i], strlen(lines[i]) + 1);
+	}
+	if (kernel)
+		key = g_strdup_printf("git-%.40s", g_checksum_get_string(sum));
+	g_strfreev(lines);
+	g_free(out);
+	g_checksum_free(sum);
+	return key;
+}
+
+/* The key of dir when it is a git checkout with nothing changed or added. */
 static char *clean_tree_hash(const char *dir)
 {
 	char *top = git_out(dir, "rev-parse", "--show-toplevel", NULL, NULL);
 	char *canon = g_canonicalize_filename(dir, NULL);
-	char *status, *tree = NULL;
+	char *status, *key = NULL;
 	bool same = top && strcmp(top, canon) == 0;
 
 	g_free(top);
@@ -144,13 +199,9 @@ static char *clean_tree_hash(const char *dir)
 		return NULL;
 	status = git_out(dir, "status", "--porcelain", "--ignore-submodules", NULL);
 	if (status && !*status)
-		tree = git_out(dir, "rev-parse", "--verify", "HEAD^{tree}", NULL);
+		key = rev_key(dir, "HEAD");
 	g_free(status);
-	if (!tree)
-		return NULL;
-	canon = g_strconcat("git-", tree, NULL);
-	g_free(tree);
-	return canon;
+	return key;
 }
 
 static int archive(const char *dir, const char *rev, const char *paths, const char *dst,
@@ -170,17 +221,15 @@ static int archive(const char *dir, const char *rev, const char *paths, const ch
 	return rc;
 }
 
-/* Unpack what the checks read of DIR@REV into the cache, once per tree hash. */
-static char *unpack_rev(const char *dir, const char *rev, const char *tree, const char *cache,
-			GError **error)
+/* Unpack what the checks read of DIR@REV into the cache, once per key. */
+static char *unpack_rev(const char *dir, const char *rev, const char *dst, GError **error)
 {
-	char *dst = g_build_filename(cache, "abi", "src", tree, NULL);
 	char *tmp, *err = NULL;
 	GString *paths;
 	int rc;
 
 	if (g_file_test(dst, G_FILE_TEST_IS_DIR))
-		return dst;
+		return g_strdup(dst);
 	tmp = g_strdup_printf("%s.%d.tmp", dst, (int)getpid());
 	paths = g_string_new(NULL);
 	for (int i = 0; tree_paths[i]; i++) {
@@ -209,8 +258,6 @@ static char *unpack_rev(const char *dir, const char *rev, const char *tree, cons
 	if (rc != 0) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s@%s: cannot unpack: %s",
 			    dir, rev, err ? err : "rename failed");
-		g_free(dst);
-		dst = NULL;
 	}
 	if (g_file_test(tmp, G_FILE_TEST_IS_DIR)) {
 		char *argv[] = { "rm", "-rf", tmp, NULL };
@@ -220,7 +267,19 @@ static char *unpack_rev(const char *dir, const char *rev, const char *tree, cons
 	g_free(err);
 	g_free(tmp);
 	g_string_free(paths, TRUE);
-	return dst;
+	return rc == 0 ? g_strdup(dst) : NULL;
+}
+
+/* Make t->src hold the sources (a DIR@REV is unpacked only when it must be scanned). */
+bool abi_tree_materialize(struct abi_tree *t, GError **error)
+{
+	char *src;
+
+	if (!t->rev)
+		return true;
+	src = unpack_rev(t->git_dir, t->rev, t->src, error);
+	g_free(src);
+	return src != NULL;
 }
 
 static bool is_kernel_tree(const char *dir)
@@ -260,23 +319,19 @@ struct abi_tree *abi_tree_open(const char *spec, bool baseline, const char *cach
 	t->label = short_label(dir, rev);
 	t->arches = g_ptr_array_new_with_free_func((GDestroyNotify)abi_arch_free);
 	if (rev) {
-		char *r = g_strconcat(rev, "^{tree}", NULL);
-		char *tree = git_out(dir, "rev-parse", "--verify", "-q", r);
-
-		g_free(r);
-		if (!tree) {
+		t->hash = rev_key(dir, rev);
+		if (!t->hash) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-				    "%s: no such git revision", spec);
+				    "%s: no such git revision of a kernel tree", spec);
 			goto fail;
 		}
-		t->hash = g_strconcat("git-", tree, NULL);
-		t->src = unpack_rev(dir, rev, t->hash, cache, error);
-		g_free(tree);
-		if (!t->src)
-			goto fail;
-	} else {
-		t->src = g_canonicalize_filename(dir, NULL);
+		t->git_dir = g_strdup(dir);
+		t->rev = g_strdup(rev);
+		t->src = g_build_filename(cache, "abi", "src", t->hash, NULL);
+		g_free(dir);
+		return t;
 	}
+	t->src = g_canonicalize_filename(dir, NULL);
 	if (!is_kernel_tree(t->src)) {
 		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
 			    "%s: not a kernel tree (no arch/ or include/uapi/asm-generic/resource.h)",
@@ -303,6 +358,8 @@ void abi_tree_free(struct abi_tree *t)
 	g_free(t->label);
 	g_free(t->src);
 	g_free(t->hash);
+	g_free(t->git_dir);
+	g_free(t->rev);
 	g_ptr_array_free(t->arches, TRUE);
 	g_free(t);
 }
