@@ -16,10 +16,10 @@ enum case_status {
 };
 
 enum step_group {
-	G_ALL,		/* holds on every kernel, baseline included */
-	G_UAPI,		/* needs resources 13/14 to exist */
-	G_NICE,		/* needs RLIMIT_NICE to grant nice reductions */
-	G_RTPRIO,	/* needs RLIMIT_RTPRIO and the policy rules */
+	G_ALL, /* holds on every kernel, baseline included */
+	G_UAPI, /* needs resources 13/14 to exist */
+	G_NICE, /* needs RLIMIT_NICE to grant nice reductions */
+	G_RTPRIO, /* needs RLIMIT_RTPRIO and the policy rules */
 };
 
 struct tcase {
@@ -34,15 +34,21 @@ struct section {
 	size_t n;
 };
 
+/* For case functions that take no argument from the table. */
+#define __always_unused __attribute__((unused))
+
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define SECTION(tab) { (tab), ARRAY_SIZE(tab) }
+#define SECTION(tab)                   \
+	{                              \
+		(tab), ARRAY_SIZE(tab) \
+	}
 
 /* Propagate a failed or skipped set-up step out of a case. */
-#define TRY(expr)                                       \
-	do {                                            \
-		enum case_status s_ = (expr);           \
-		if (s_ != CASE_PASS)                    \
-			return s_;                      \
+#define TRY(expr)                             \
+	do {                                  \
+		enum case_status s_ = (expr); \
+		if (s_ != CASE_PASS)          \
+			return s_;            \
 	} while (0)
 
 extern const struct section limits_section, nice_section, rt_section,

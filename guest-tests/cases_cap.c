@@ -20,7 +20,7 @@ static enum case_status need_cap_sys_nice(void)
 }
 
 /* Fails when root's nice reductions are checked against RLIMIT_NICE 0. */
-static enum case_status root_nice(const void *arg)
+static enum case_status root_nice(const void *arg __always_unused)
 {
 	TRY(set_limit(RES_NICE, 0, 0));
 	TRY(need_cap_sys_nice());
@@ -34,7 +34,7 @@ static enum case_status root_nice(const void *arg)
 }
 
 /* Fails when root's RT requests are checked against RLIMIT_RTPRIO 0. */
-static enum case_status root_rtprio(const void *arg)
+static enum case_status root_rtprio(const void *arg __always_unused)
 {
 	TRY(set_limit(RES_RTPRIO, 0, 0));
 	TRY(need_cap_sys_nice());
@@ -52,7 +52,7 @@ static enum case_status root_rtprio(const void *arg)
  * Root without CAP_SYS_NICE and both limits 0 is refused like any user.
  * Fails when uid 0 itself (not the capability) is taken as permission.
  */
-static enum case_status dropped_rlim0(const void *arg)
+static enum case_status dropped_rlim0(const void *arg __always_unused)
 {
 	TRY(set_both_limits(0, 0));
 	TRY(need_cap_sys_nice());
@@ -64,7 +64,7 @@ static enum case_status dropped_rlim0(const void *arg)
 }
 
 /* Root without CAP_SYS_NICE at RLIMIT_NICE 25: -5 allowed, -6 refused. */
-static enum case_status dropped_nice(const void *arg)
+static enum case_status dropped_nice(const void *arg __always_unused)
 {
 	TRY(set_limit(RES_NICE, 25, 25));
 	TRY(need_cap_sys_nice());
@@ -78,7 +78,7 @@ static enum case_status dropped_nice(const void *arg)
 }
 
 /* Root without CAP_SYS_NICE at RLIMIT_RTPRIO 10: 10 allowed, 11 refused. */
-static enum case_status dropped_rtprio(const void *arg)
+static enum case_status dropped_rtprio(const void *arg __always_unused)
 {
 	TRY(set_limit(RES_RTPRIO, 10, 10));
 	TRY(need_cap_sys_nice());
@@ -103,8 +103,8 @@ static enum case_status other_user(const void *arg)
 	struct idle t;
 
 	TRY(set_both_limits(*raised ? 40 : 0, *raised ? 99 : 0));
-	if (!expect_ok(spawn_idle(&t, OTHER_UID, OTHER_GID), "spawn a process of uid %d",
-		       OTHER_UID))
+	if (!expect_ok(spawn_idle(&t, OTHER_UID, OTHER_GID),
+		       "spawn a process of uid %d", OTHER_UID))
 		return CASE_FAIL;
 	st = drop_to_user();
 	if (st != CASE_PASS)

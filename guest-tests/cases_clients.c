@@ -23,12 +23,12 @@
 #define NICE "/usr/bin/nice"
 
 struct client_arg {
-	rlim_t nice, rtprio;	/* limits set before the drop */
-	const char *const *argv;	/* "%p" is replaced by our pid */
-	const char *want;	/* output wanted (a line of it), or NULL */
-	const char *unwanted;	/* output line that must not appear */
-	bool succeed;		/* exit status 0 wanted, else non-zero */
-	int nice_after;		/* our nice afterwards (renice) */
+	rlim_t nice, rtprio; /* limits set before the drop */
+	const char *const *argv; /* "%p" is replaced by our pid */
+	const char *want; /* output wanted (a line of it), or NULL */
+	const char *unwanted; /* output line that must not appear */
+	bool succeed; /* exit status 0 wanted, else non-zero */
+	int nice_after; /* our nice afterwards (renice) */
 };
 
 static bool has_line(const char *out, const char *line)
@@ -57,8 +57,8 @@ static enum case_status client_case(const void *arg)
 	for (i = 0; a->argv[i] && i < 15; i++)
 		argv[i] = strcmp(a->argv[i], "%p") ? (char *)a->argv[i] : pid;
 	argv[i] = NULL;
-	if (!expect_ok(run_capture(argv, out, sizeof(out), &status),
-		       "start %s", argv[0]))
+	if (!expect_ok(run_capture(argv, out, sizeof(out), &status), "start %s",
+		       argv[0]))
 		return CASE_FAIL;
 	if ((status == 0) != a->succeed ||
 	    (a->want && !has_line(out, a->want)) ||
@@ -70,57 +70,64 @@ static enum case_status client_case(const void *arg)
 		return CASE_FAIL;
 	}
 	return expect_eq(get_nice(), a->nice_after, "our nice afterwards") ?
-		       CASE_PASS : CASE_FAIL;
+		       CASE_PASS :
+		       CASE_FAIL;
 }
 
 #define ARGV(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define CLIENT(name, group, n, r, want, unwanted, ok, after, ...)       \
-	{ name, group, client_case,                                     \
-	  &(const struct client_arg){ n, r, ARGV(__VA_ARGS__), want,    \
+/* clang-format off */
+#define CLIENT(name, group, n, r, want, unwanted, ok, after, ...)	\
+	{ name, group, client_case,					\
+	  &(const struct client_arg){ n, r, ARGV(__VA_ARGS__), want,	\
 				      unwanted, ok, after } }
+/* clang-format on */
 
 #define ASH BUSYBOX, "sh", "-c"
 
 static const struct tcase client_cases[] = {
 	/* ash reads both limits back and can lower them. */
-	CLIENT("client_ash_ulimit_lower", G_UAPI, 25, 10, "25 10 20 5", NULL, true, 0,
-	       ASH, "a=\"$(ulimit -e) $(ulimit -r)\"; ulimit -e 20 && "
-		    "ulimit -r 5 && echo $a $(ulimit -e) $(ulimit -r)"),
+	CLIENT("client_ash_ulimit_lower", G_UAPI, 25, 10, "25 10 20 5", NULL,
+	       true, 0, ASH,
+	       "a=\"$(ulimit -e) $(ulimit -r)\"; ulimit -e 20 && "
+	       "ulimit -r 5 && echo $a $(ulimit -e) $(ulimit -r)"),
 	/* ...and cannot raise either hard limit above what root set. */
 	CLIENT("client_ash_ulimit_raise_refused", G_UAPI, 25, 10,
 	       "refused 25 10", NULL, true, 0, ASH,
 	       "ulimit -e 30 || ulimit -r 11 || "
 	       "echo refused $(ulimit -e) $(ulimit -r)"),
 	/* Fails when renice cannot reach 20 - 25 = -5. */
-	CLIENT("client_renice_rlim25_to_m5", G_NICE, 25, 0, NULL, NULL, true, -5,
-	       BUSYBOX, "renice", "-n", "-5", "-p", "%p"),
-	CLIENT("client_renice_rlim25_to_m6_refused", G_UAPI, 25, 0, NULL, NULL, false, 0,
-	       BUSYBOX, "renice", "-n", "-6", "-p", "%p"),
-	CLIENT("client_renice_rlim0_to_m1_refused", G_ALL, 0, 0, NULL, NULL, false,
-	       0, BUSYBOX, "renice", "-n", "-1", "-p", "%p"),
+	CLIENT("client_renice_rlim25_to_m5", G_NICE, 25, 0, NULL, NULL, true,
+	       -5, BUSYBOX, "renice", "-n", "-5", "-p", "%p"),
+	CLIENT("client_renice_rlim25_to_m6_refused", G_UAPI, 25, 0, NULL, NULL,
+	       false, 0, BUSYBOX, "renice", "-n", "-6", "-p", "%p"),
+	CLIENT("client_renice_rlim0_to_m1_refused", G_ALL, 0, 0, NULL, NULL,
+	       false, 0, BUSYBOX, "renice", "-n", "-1", "-p", "%p"),
 	/* prlimit lowers both limits of our pid and shows them. */
 	CLIENT("client_prlimit_lower", G_UAPI, 25, 10, "20 20", NULL, true, 0,
-	       ASH, PRLIMIT " --pid $PPID --nice=20:20 --rtprio=5:5 && "
-		    "echo $(" PRLIMIT " --pid $PPID --nice --noheadings -o SOFT,HARD)"),
+	       ASH,
+	       PRLIMIT " --pid $PPID --nice=20:20 --rtprio=5:5 && "
+		       "echo $(" PRLIMIT
+		       " --pid $PPID --nice --noheadings -o SOFT,HARD)"),
 	CLIENT("client_prlimit_raise_refused", G_UAPI, 25, 10, NULL, NULL,
 	       false, 0, PRLIMIT, "--pid", "%p", "--nice=30:30"),
 	/* chrt runs a command at RT priority up to RLIMIT_RTPRIO. */
-	CLIENT("client_chrt_rlim10_to_10", G_RTPRIO, 0, 10, NULL, NULL, true, 0, ASH,
+	CLIENT("client_chrt_rlim10_to_10", G_RTPRIO, 0, 10, NULL, NULL, true, 0,
+	       ASH,
 	       CHRT " -f 10 " CHRT " -p 0 && " CHRT " -r 10 " BUSYBOX " true"),
-	CLIENT("client_chrt_rlim10_to_11_refused", G_UAPI, 0, 10, NULL, NULL, false, 0,
-	       CHRT, "-f", "11", BUSYBOX, "true"),
-	CLIENT("client_chrt_rlim0_to_1_refused", G_ALL, 0, 0, NULL, NULL, false, 0,
-	       CHRT, "-r", "1", BUSYBOX, "true"),
+	CLIENT("client_chrt_rlim10_to_11_refused", G_UAPI, 0, 10, NULL, NULL,
+	       false, 0, CHRT, "-f", "11", BUSYBOX, "true"),
+	CLIENT("client_chrt_rlim0_to_1_refused", G_ALL, 0, 0, NULL, NULL, false,
+	       0, CHRT, "-r", "1", BUSYBOX, "true"),
 	/*
 	 * coreutils nice runs the command even when it cannot set the
 	 * niceness: the inner nice prints the niceness it got.
 	 */
-	CLIENT("client_nice_rlim25_to_m5", G_NICE, 25, 0, "-5", NULL, true, 0, NICE, "-n",
-	       "-5", NICE),
-	CLIENT("client_nice_rlim25_to_m6_refused", G_UAPI, 25, 0, "0", "-6", true, 0, NICE,
-	       "-n", "-6", NICE),
-	CLIENT("client_nice_rlim0_to_m1_refused", G_ALL, 0, 0, "0", "-1", true, 0,
-	       NICE, "-n", "-1", NICE),
+	CLIENT("client_nice_rlim25_to_m5", G_NICE, 25, 0, "-5", NULL, true, 0,
+	       NICE, "-n", "-5", NICE),
+	CLIENT("client_nice_rlim25_to_m6_refused", G_UAPI, 25, 0, "0", "-6",
+	       true, 0, NICE, "-n", "-6", NICE),
+	CLIENT("client_nice_rlim0_to_m1_refused", G_ALL, 0, 0, "0", "-1", true,
+	       0, NICE, "-n", "-1", NICE),
 };
 
 const struct section client_section = SECTION(client_cases);

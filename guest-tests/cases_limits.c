@@ -48,7 +48,7 @@ static bool limit_is(int res, rlim_t cur, rlim_t max, const char *how)
  * Fails when the kernel does not know resources 13/14 (no lines in
  * /proc/1/limits, EINVAL from prlimit) or gives init other defaults.
  */
-static enum case_status init_defaults(const void *arg)
+static enum case_status init_defaults(const void *arg __always_unused)
 {
 	static const char *const labels[] = { NICE_LABEL, RTPRIO_LABEL };
 	unsigned long soft, hard;
@@ -64,7 +64,8 @@ static enum case_status init_defaults(const void *arg)
 		if (!expect_eq(soft, 0, "/proc/1/limits %s soft", labels[i]) ||
 		    !expect_eq(hard, 0, "/proc/1/limits %s hard", labels[i]))
 			return CASE_FAIL;
-		if (!expect_ok(syscall(SYS_prlimit64, 1, RES_NICE + i, NULL, &rl),
+		if (!expect_ok(syscall(SYS_prlimit64, 1, RES_NICE + i, NULL,
+				       &rl),
 			       "prlimit64(1, %d) read", RES_NICE + i) ||
 		    !expect_eq(rl.rlim_cur + rl.rlim_max, 0,
 			       "init's resource %d soft+hard", RES_NICE + i))
@@ -84,8 +85,9 @@ static enum case_status raw_setget(const void *arg)
 
 	if (syscall(SYS_setrlimit, a->res, &rl)) {
 		if (errno == EPERM && !have_cap(CAP_SYS_RESOURCE))
-			return case_skip("root here lacks CAP_SYS_RESOURCE, cannot raise resource %d",
-					 a->res);
+			return case_skip(
+				"root here lacks CAP_SYS_RESOURCE, cannot raise resource %d",
+				a->res);
 		expect_ok(-1, "setrlimit(%d, %lu, %lu)", a->res,
 			  (unsigned long)a->cur, (unsigned long)a->max);
 		return CASE_FAIL;
@@ -113,12 +115,12 @@ static enum case_status raw_prlimit(const void *arg)
 	if (!expect_eq(old.rlim_cur, 1, "old soft") ||
 	    !expect_eq(old.rlim_max, 2, "old hard"))
 		return CASE_FAIL;
-	return limit_is(a->res, a->cur, a->max, "after prlimit64") ?
-		       CASE_PASS : CASE_FAIL;
+	return limit_is(a->res, a->cur, a->max, "after prlimit64") ? CASE_PASS :
+								     CASE_FAIL;
 }
 
 /* The C library's names and wrappers reach the same two resources. */
-static enum case_status libc_names(const void *arg)
+static enum case_status libc_names(const void *arg __always_unused)
 {
 	struct rlimit n = { 3, 4 }, r = { 5, 6 }, got;
 
@@ -127,11 +129,13 @@ static enum case_status libc_names(const void *arg)
 	    !expect_ok(prlimit(0, RLIMIT_RTPRIO, &r, NULL),
 		       "prlimit(RLIMIT_RTPRIO)"))
 		return CASE_FAIL;
-	if (!expect_ok(getrlimit(RLIMIT_RTPRIO, &got), "getrlimit(RLIMIT_RTPRIO)") ||
+	if (!expect_ok(getrlimit(RLIMIT_RTPRIO, &got),
+		       "getrlimit(RLIMIT_RTPRIO)") ||
 	    !expect_eq(got.rlim_cur * 100 + got.rlim_max, 506,
 		       "RLIMIT_RTPRIO soft*100+hard"))
 		return CASE_FAIL;
-	if (!expect_ok(prlimit(0, RLIMIT_NICE, NULL, &got), "prlimit(RLIMIT_NICE)") ||
+	if (!expect_ok(prlimit(0, RLIMIT_NICE, NULL, &got),
+		       "prlimit(RLIMIT_NICE)") ||
 	    !expect_eq(got.rlim_cur * 100 + got.rlim_max, 304,
 		       "RLIMIT_NICE soft*100+hard"))
 		return CASE_FAIL;
@@ -139,7 +143,7 @@ static enum case_status libc_names(const void *arg)
 }
 
 /* Fails when fs/proc/base.c lacks the two lines or shows other values. */
-static enum case_status proc_lines(const void *arg)
+static enum case_status proc_lines(const void *arg __always_unused)
 {
 	unsigned long soft, hard;
 
@@ -152,7 +156,8 @@ static enum case_status proc_lines(const void *arg)
 	}
 	if (proc_limit(0, RTPRIO_LABEL, &soft, &hard) ||
 	    !expect_eq(soft * 100 + hard, 305, RTPRIO_LABEL " soft*100+hard")) {
-		diag("no numeric \"" RTPRIO_LABEL "\" line in /proc/self/limits");
+		diag("no numeric \"" RTPRIO_LABEL
+		     "\" line in /proc/self/limits");
 		return CASE_FAIL;
 	}
 	return CASE_PASS;
@@ -163,7 +168,7 @@ static enum case_status proc_lines(const void *arg)
  * Fails when the resources are unknown or prlimit's permission check
  * refuses a same-user target.
  */
-static enum case_status prlimit_same_user(const void *arg)
+static enum case_status prlimit_same_user(const void *arg __always_unused)
 {
 	struct rlimit rl = { 4, 6 }, old;
 	unsigned long soft, hard;
@@ -172,11 +177,13 @@ static enum case_status prlimit_same_user(const void *arg)
 
 	TRY(set_both_limits(10, 10));
 	TRY(drop_to_user());
-	if (!expect_ok(spawn_idle(&t, TEST_UID, TEST_GID), "spawn a same-user process"))
+	if (!expect_ok(spawn_idle(&t, TEST_UID, TEST_GID),
+		       "spawn a same-user process"))
 		return CASE_FAIL;
 	if (expect_ok(syscall(SYS_prlimit64, t.pid, RES_NICE, &rl, &old),
 		      "prlimit64(same-user pid, 13)") &&
-	    expect_eq(old.rlim_cur * 100 + old.rlim_max, 1010, "old soft*100+hard") &&
+	    expect_eq(old.rlim_cur * 100 + old.rlim_max, 1010,
+		      "old soft*100+hard") &&
 	    expect_ok(syscall(SYS_prlimit64, t.pid, RES_RTPRIO, &rl, NULL),
 		      "prlimit64(same-user pid, 14)") &&
 	    !proc_limit(t.pid, RTPRIO_LABEL, &soft, &hard) &&
@@ -191,15 +198,15 @@ static enum case_status prlimit_same_user(const void *arg)
  * resource; holds on every kernel (the permission check comes before the
  * resource check).  Fails when check_prlimit_permission() lets it through.
  */
-static enum case_status prlimit_other_user(const void *arg)
+static enum case_status prlimit_other_user(const void *arg __always_unused)
 {
 	struct rlimit rl = { 0, 0 };
 	enum case_status st = CASE_FAIL;
 	struct idle t;
 	int res;
 
-	if (!expect_ok(spawn_idle(&t, OTHER_UID, OTHER_GID), "spawn a process of uid %d",
-		       OTHER_UID))
+	if (!expect_ok(spawn_idle(&t, OTHER_UID, OTHER_GID),
+		       "spawn a process of uid %d", OTHER_UID))
 		return CASE_FAIL;
 	st = drop_to_user();
 	if (st != CASE_PASS)
@@ -207,7 +214,8 @@ static enum case_status prlimit_other_user(const void *arg)
 	st = CASE_FAIL;
 	for (res = RES_NICE; res <= RES_RTPRIO; res++) {
 		if (!expect_errno(syscall(SYS_prlimit64, t.pid, res, NULL, &rl),
-				  EPERM, "read other user's resource %d", res) ||
+				  EPERM, "read other user's resource %d",
+				  res) ||
 		    !expect_errno(syscall(SYS_prlimit64, t.pid, res, &rl, NULL),
 				  EPERM, "set other user's resource %d", res))
 			goto out;
@@ -219,7 +227,7 @@ out:
 }
 
 /* Lowering soft and hard, and raising soft up to hard, need no privilege. */
-static enum case_status unpriv_lower(const void *arg)
+static enum case_status unpriv_lower(const void *arg __always_unused)
 {
 	struct rlimit lower = { 10, 20 }, soft_up = { 20, 20 };
 	int res;
@@ -241,7 +249,7 @@ static enum case_status unpriv_lower(const void *arg)
 }
 
 /* Fails when an unprivileged task can raise a hard limit of 13/14. */
-static enum case_status unpriv_raise_hard(const void *arg)
+static enum case_status unpriv_raise_hard(const void *arg __always_unused)
 {
 	struct rlimit up = { 20, 21 };
 	int res;
@@ -273,7 +281,7 @@ int print_limits(void)
 }
 
 /* Fails when fork does not copy the new resources to the child. */
-static enum case_status inherit_fork(const void *arg)
+static enum case_status inherit_fork(const void *arg __always_unused)
 {
 	int status;
 	pid_t pid;
@@ -284,16 +292,18 @@ static enum case_status inherit_fork(const void *arg)
 	pid = fork();
 	if (pid == 0)
 		_exit(limit_is(RES_NICE, 11, 12, "forked child") &&
-			      limit_is(RES_RTPRIO, 13, 14, "forked child") ?
-		      0 : 1);
+				      limit_is(RES_RTPRIO, 13, 14,
+					       "forked child") ?
+			      0 :
+			      1);
 	if (!expect_ok(pid, "fork") || waitpid(pid, &status, 0) != pid)
 		return CASE_FAIL;
-	return expect_eq(status, 0, "forked child's wait status") ?
-		       CASE_PASS : CASE_FAIL;
+	return expect_eq(status, 0, "forked child's wait status") ? CASE_PASS :
+								    CASE_FAIL;
 }
 
 /* Fails when execve resets the resources (the binary re-execs itself). */
-static enum case_status inherit_execve(const void *arg)
+static enum case_status inherit_execve(const void *arg __always_unused)
 {
 	char *const argv[] = { "/proc/self/exe", EXEC_MODE_ARG, NULL };
 	char out[256];

@@ -23,9 +23,9 @@
 #include "sched_util.h"
 
 enum nice_call {
-	CALL_NICE,		/* nice(3): setpriority, EACCES turned to EPERM */
-	CALL_SETPRIORITY,	/* documented to fail with EACCES */
-	CALL_SETATTR,		/* sched_setattr: EPERM */
+	CALL_NICE, /* nice(3): setpriority, EACCES turned to EPERM */
+	CALL_SETPRIORITY, /* documented to fail with EACCES */
+	CALL_SETATTR, /* sched_setattr: EPERM */
 };
 
 struct nice_arg {
@@ -80,17 +80,19 @@ static enum case_status nice_case(const void *arg)
 			       a->target, a->rlim))
 			return CASE_FAIL;
 		return expect_eq(get_nice(), a->target, "nice after %s", name) ?
-			       CASE_PASS : CASE_FAIL;
+			       CASE_PASS :
+			       CASE_FAIL;
 	}
 	if (!expect_errno(rc, call_errno[a->call], "%s to %d at RLIMIT_NICE %d",
 			  name, a->target, a->rlim))
 		return CASE_FAIL;
 	return expect_eq(get_nice(), 19, "nice after refused %s", name) ?
-		       CASE_PASS : CASE_FAIL;
+		       CASE_PASS :
+		       CASE_FAIL;
 }
 
 /* Fails when a kernel refuses an unprivileged nice increase. */
-static enum case_status raise_allowed(const void *arg)
+static enum case_status raise_allowed(const void *arg __always_unused)
 {
 	TRY(set_limit(RES_NICE, 0, 0));
 	TRY(drop_to_user());
@@ -147,7 +149,8 @@ static enum case_status autogroup_case(const void *arg)
 	const struct nice_arg *a = arg;
 
 	if (access(AUTOGROUP, F_OK))
-		return case_skip("no " AUTOGROUP " (CONFIG_SCHED_AUTOGROUP off)");
+		return case_skip("no " AUTOGROUP
+				 " (CONFIG_SCHED_AUTOGROUP off)");
 	TRY(set_limit(RES_NICE, a->rlim, a->rlim));
 	TRY(drop_to_user());
 	if (!expect_ok(autogroup_write(3), "autogroup nice 3") ||
@@ -169,26 +172,28 @@ static enum case_status autogroup_case(const void *arg)
 
 #define ARG(call, rlim, target, grant) \
 	(&(const struct nice_arg){ call, rlim, target, grant })
+/* clang-format off */
 /* Grant: lowering to 20 - rlim works. */
-#define GRANT(prefix, call, rlim, tname, target) \
-	{ prefix "rlim" #rlim "_to_" tname, G_NICE, nice_case, \
+#define GRANT(prefix, call, rlim, tname, target)			\
+	{ prefix "rlim" #rlim "_to_" tname, G_NICE, nice_case,		\
 	  ARG(call, rlim, target, true) }
 /* Refusal: one below 20 - rlim (18 at most, the first reduction from 19). */
-#define DENY(prefix, call, group, rlim, tname, target) \
+#define DENY(prefix, call, group, rlim, tname, target)			\
 	{ prefix "rlim" #rlim "_to_" tname "_refused", group, nice_case, \
 	  ARG(call, rlim, target, false) }
-#define BOUNDARIES(prefix, call)                                   \
-	DENY(prefix, call, G_ALL, 0, "18", 18),                    \
-	DENY(prefix, call, G_UAPI, 1, "18", 18),                   \
-	GRANT(prefix, call, 19, "1", 1),                           \
-	DENY(prefix, call, G_UAPI, 19, "0", 0),                    \
-	GRANT(prefix, call, 20, "0", 0),                           \
-	DENY(prefix, call, G_UAPI, 20, "m1", -1),                  \
-	GRANT(prefix, call, 21, "m1", -1),                         \
-	DENY(prefix, call, G_UAPI, 21, "m2", -2),                  \
-	GRANT(prefix, call, 39, "m19", -19),                       \
-	DENY(prefix, call, G_UAPI, 39, "m20", -20),                \
+#define BOUNDARIES(prefix, call)					\
+	DENY(prefix, call, G_ALL, 0, "18", 18),				\
+	DENY(prefix, call, G_UAPI, 1, "18", 18),			\
+	GRANT(prefix, call, 19, "1", 1),				\
+	DENY(prefix, call, G_UAPI, 19, "0", 0),				\
+	GRANT(prefix, call, 20, "0", 0),				\
+	DENY(prefix, call, G_UAPI, 20, "m1", -1),			\
+	GRANT(prefix, call, 21, "m1", -1),				\
+	DENY(prefix, call, G_UAPI, 21, "m2", -2),			\
+	GRANT(prefix, call, 39, "m19", -19),				\
+	DENY(prefix, call, G_UAPI, 39, "m20", -20),			\
 	GRANT(prefix, call, 40, "m20", -20)
+/* clang-format on */
 
 static const struct tcase nice_cases[] = {
 	BOUNDARIES("nice_", CALL_NICE),

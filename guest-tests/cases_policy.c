@@ -46,12 +46,14 @@ static enum case_status idle_to_other(const void *arg)
 			return CASE_FAIL;
 		return policy_is(SCHED_OTHER) ? CASE_PASS : CASE_FAIL;
 	}
-	if (!expect_errno(set_sched(0, SCHED_OTHER, 0), EPERM,
-			  "sched_setscheduler SCHED_IDLE to SCHED_OTHER at RLIMIT_NICE %d",
-			  a->rlim) ||
-	    !expect_errno(rlt_sched_setattr(0, SCHED_OTHER, 0, 0, 0), EPERM,
-			  "sched_setattr SCHED_IDLE to SCHED_OTHER at RLIMIT_NICE %d",
-			  a->rlim))
+	if (!expect_errno(
+		    set_sched(0, SCHED_OTHER, 0), EPERM,
+		    "sched_setscheduler SCHED_IDLE to SCHED_OTHER at RLIMIT_NICE %d",
+		    a->rlim) ||
+	    !expect_errno(
+		    rlt_sched_setattr(0, SCHED_OTHER, 0, 0, 0), EPERM,
+		    "sched_setattr SCHED_IDLE to SCHED_OTHER at RLIMIT_NICE %d",
+		    a->rlim))
 		return CASE_FAIL;
 	return policy_is(SCHED_IDLE) ? CASE_PASS : CASE_FAIL;
 }
@@ -61,7 +63,7 @@ static enum case_status idle_to_other(const void *arg)
  * calls.  Fails when a kernel asks privilege for a fair-policy switch that
  * does not lower the nice value.
  */
-static enum case_status batch_idle(const void *arg)
+static enum case_status batch_idle(const void *arg __always_unused)
 {
 	TRY(set_limit(RES_NICE, 0, 0));
 	TRY(drop_to_user());
@@ -108,7 +110,7 @@ static enum case_status reset_on_fork(const void *arg)
  * child starts SCHED_OTHER at nice 0.  Needs both grants; fails when
  * either is refused or the fork does not reset.
  */
-static enum case_status reset_on_fork_child(const void *arg)
+static enum case_status reset_on_fork_child(const void *arg __always_unused)
 {
 	int status;
 	pid_t pid;
@@ -122,11 +124,13 @@ static enum case_status reset_on_fork_child(const void *arg)
 	pid = fork();
 	if (pid == 0)
 		_exit(policy_is(SCHED_OTHER) &&
-			      expect_eq(get_nice(), 0, "child's nice") ? 0 : 1);
+				      expect_eq(get_nice(), 0, "child's nice") ?
+			      0 :
+			      1);
 	if (!expect_ok(pid, "fork") || waitpid(pid, &status, 0) != pid)
 		return CASE_FAIL;
 	return expect_eq(status, 0, "child's wait status") ? CASE_PASS :
-							      CASE_FAIL;
+							     CASE_FAIL;
 }
 
 static const int no_limits = 0, raised_limits = 1;

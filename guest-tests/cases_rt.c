@@ -27,8 +27,8 @@ struct rt_arg {
 	int policy;
 	enum rt_call call;
 	int rlim;
-	int start;	/* priority root gives the task first; 0: SCHED_OTHER */
-	int prio[2];	/* priorities to try in turn; 0 ends the list */
+	int start; /* priority root gives the task first; 0: SCHED_OTHER */
+	int prio[2]; /* priorities to try in turn; 0 ends the list */
 	bool grant;
 };
 
@@ -60,8 +60,9 @@ static enum case_status root_set_rt(int policy, int prio)
 		return case_skip("root here lacks CAP_SYS_NICE, cannot use %s",
 				 policy_name(policy));
 	if (errno == EPERM)
-		return case_skip("the host refuses %s even to root (RT group runtime?)",
-				 policy_name(policy));
+		return case_skip(
+			"the host refuses %s even to root (RT group runtime?)",
+			policy_name(policy));
 	expect_ok(-1, "root: %s %d", policy_name(policy), prio);
 	return CASE_FAIL;
 }
@@ -91,8 +92,9 @@ static enum case_status rt_case(const void *arg)
 	for (i = 0; i < 2 && a->prio[i]; i++) {
 		rc = rt_call(a->call, a->policy, a->prio[i]);
 		if (a->grant) {
-			if (!expect_ok(rc, "%s(%s, %d) at RLIMIT_RTPRIO %d", name,
-				       policy_name(a->policy), a->prio[i], a->rlim) ||
+			if (!expect_ok(rc, "%s(%s, %d) at RLIMIT_RTPRIO %d",
+				       name, policy_name(a->policy), a->prio[i],
+				       a->rlim) ||
 			    !sched_is(a->policy, a->prio[i]))
 				return CASE_FAIL;
 			continue;
@@ -139,7 +141,8 @@ static enum case_status rt_drop(const void *arg)
 	TRY(set_limit(RES_RTPRIO, 0, 0));
 	TRY(root_set_rt(*policy, 60));
 	TRY(drop_to_user());
-	if (!expect_ok(set_sched(0, SCHED_OTHER, 0), "sched_setscheduler(OTHER)"))
+	if (!expect_ok(set_sched(0, SCHED_OTHER, 0),
+		       "sched_setscheduler(OTHER)"))
 		return CASE_FAIL;
 	return sched_is(SCHED_OTHER, 0) ? CASE_PASS : CASE_FAIL;
 }
@@ -173,22 +176,24 @@ static const int fifo = SCHED_FIFO, rr = SCHED_RR;
  * Per policy and call.  sched_setparam keeps the policy, so root makes the
  * task SCHED_<pol> at priority 1 first.
  */
-#define RT_CALL_CASES(pre, pol, call, s)                                  \
-	{ pre "rlim0_refused", G_ALL, rt_case,                            \
-	  RT(pol, call, 0, s, s + 1, 0, false) },                         \
-	{ pre "rlim50_to_50", G_RTPRIO, rt_case,                          \
-	  RT(pol, call, 50, s, s ? 25 : 1, 50, true) },                   \
-	{ pre "rlim50_to_51_refused", G_UAPI, rt_case,                    \
-	  RT(pol, call, 50, s, 51, 0, false) },                           \
-	{ pre "rlim99_to_99", G_RTPRIO, rt_case,                          \
+/* clang-format off */
+#define RT_CALL_CASES(pre, pol, call, s)				\
+	{ pre "rlim0_refused", G_ALL, rt_case,				\
+	  RT(pol, call, 0, s, s + 1, 0, false) },			\
+	{ pre "rlim50_to_50", G_RTPRIO, rt_case,			\
+	  RT(pol, call, 50, s, s ? 25 : 1, 50, true) },			\
+	{ pre "rlim50_to_51_refused", G_UAPI, rt_case,			\
+	  RT(pol, call, 50, s, 51, 0, false) },				\
+	{ pre "rlim99_to_99", G_RTPRIO, rt_case,			\
 	  RT(pol, call, 99, s, 99, 0, true) }
-#define RT_POLICY_CASES(pre, pol, polvar)                                 \
-	RT_CALL_CASES(pre "setscheduler_", pol, RT_SETSCHEDULER, 0),      \
-	RT_CALL_CASES(pre "setparam_", pol, RT_SETPARAM, 1),              \
-	RT_CALL_CASES(pre "setattr_", pol, RT_SETATTR, 0),                \
-	{ pre "lower_priority", G_RTPRIO, rt_lower, &polvar },            \
-	{ pre "drop_to_other", G_ALL, rt_drop, &polvar },                 \
+#define RT_POLICY_CASES(pre, pol, polvar)				\
+	RT_CALL_CASES(pre "setscheduler_", pol, RT_SETSCHEDULER, 0),	\
+	RT_CALL_CASES(pre "setparam_", pol, RT_SETPARAM, 1),		\
+	RT_CALL_CASES(pre "setattr_", pol, RT_SETATTR, 0),		\
+	{ pre "lower_priority", G_RTPRIO, rt_lower, &polvar },		\
+	{ pre "drop_to_other", G_ALL, rt_drop, &polvar },		\
 	{ pre "raise_above_limit_refused", G_UAPI, rt_raise_above, &polvar }
+/* clang-format on */
 
 static const struct tcase rt_cases[] = {
 	RT_POLICY_CASES("rt_fifo_", SCHED_FIFO, fifo),

@@ -16,8 +16,8 @@ bool kw_valid_name(const char *name)
 	if (!name || !*name || !islower((unsigned char)*name))
 		return false;
 	for (p = name; *p; p++)
-		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
-		    *p != '_')
+		if (!islower((unsigned char)*p) &&
+		    !isdigit((unsigned char)*p) && *p != '_')
 			return false;
 	return true;
 }

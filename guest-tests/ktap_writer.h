@@ -18,7 +18,7 @@ enum kw_status {
 struct ktap_writer {
 	FILE *out;
 	unsigned int plan;
-	unsigned int next;	/* number of the next result line */
+	unsigned int next; /* number of the next result line */
 	unsigned int pass, fail, skip;
 };
 

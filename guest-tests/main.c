@@ -15,7 +15,7 @@
 
 static const struct section *const all_sections[] = {
 	&limits_section, &nice_section, &rt_section,
-	&policy_section, &cap_section, &client_section,
+	&policy_section, &cap_section,	&client_section,
 };
 
 static void usage(FILE *out)
@@ -39,7 +39,8 @@ int main(int argc, char **argv)
 		list_cases(secs, ARRAY_SIZE(secs), stdout);
 		return 0;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
 		return 0;
 	}

@@ -63,8 +63,9 @@ enum case_status set_limit(int res, rlim_t cur, rlim_t max)
 	if (syscall(SYS_prlimit64, 0, res, &rl, NULL) == 0)
 		return CASE_PASS;
 	if (errno == EPERM && !have_cap(CAP_SYS_RESOURCE))
-		return case_skip("root here lacks CAP_SYS_RESOURCE, cannot raise %s to %lu",
-				 res_name(res), (unsigned long)max);
+		return case_skip(
+			"root here lacks CAP_SYS_RESOURCE, cannot raise %s to %lu",
+			res_name(res), (unsigned long)max);
 	if (errno == EINVAL && cur == 0 && max == 0) {
 		diag("%s unknown to this kernel (EINVAL): the pre-rlimit state",
 		     res_name(res));
@@ -94,7 +95,8 @@ enum case_status drop_to_uid(uid_t uid, gid_t gid)
 	if (setgroups(0, NULL) || setresgid(gid, gid, gid) ||
 	    setresuid(uid, uid, uid)) {
 		if (errno == EPERM && !have_cap(CAP_SETUID))
-			return case_skip("root here lacks CAP_SETUID/CAP_SETGID");
+			return case_skip(
+				"root here lacks CAP_SETUID/CAP_SETGID");
 		expect_ok(-1, "drop to uid %u", (unsigned int)uid);
 		return CASE_FAIL;
 	}

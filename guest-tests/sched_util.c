@@ -7,8 +7,7 @@
 
 #include "sched_util.h"
 
-int rlt_sched_setattr(pid_t pid, int policy, int nice, int prio,
-		      uint64_t flags)
+int rlt_sched_setattr(pid_t pid, int policy, int nice, int prio, uint64_t flags)
 {
 	struct rlt_sched_attr a;
 

@@ -18,8 +18,8 @@ static const struct {
 	const char *step;
 	int level;
 } steps[] = {
-	{ "stock", 3 },	{ "baseline", 0 }, { "uapi", 1 },
-	{ "helper", 1 }, { "nice", 2 },	{ "rtprio", 3 },
+	{ "stock", 3 },	 { "baseline", 0 }, { "uapi", 1 },
+	{ "helper", 1 }, { "nice", 2 },	    { "rtprio", 3 },
 };
 
 static const char *const groups[] = { "all", "uapi", "nice", "rtprio" };
@@ -38,7 +38,8 @@ static const char *outcome(enum expect_outcome o)
 {
 	return o == EXPECT_PASS ? "pass" :
 	       o == EXPECT_FAIL ? "fail" :
-	       o == EXPECT_SKIP ? "skip" : "nothing";
+	       o == EXPECT_SKIP ? "skip" :
+				  "nothing";
 }
 
 static int check_case(const struct expectations *e, const char *name,
@@ -57,8 +58,10 @@ static int check_case(const struct expectations *e, const char *name,
 		got = expect_lookup(e, steps[s].step, name);
 		if (got == want)
 			continue;
-		fprintf(stderr, "%s (group %s): step %s expects %s, should be %s\n",
-			name, group, steps[s].step, outcome(got), outcome(want));
+		fprintf(stderr,
+			"%s (group %s): step %s expects %s, should be %s\n",
+			name, group, steps[s].step, outcome(got),
+			outcome(want));
 		bad = 1;
 	}
 	return bad;
@@ -83,7 +86,8 @@ int main(int argc, char **argv)
 	}
 	for (s = 0; s < G_N_ELEMENTS(steps); s++)
 		if (!expect_has_step(e, steps[s].step)) {
-			fprintf(stderr, "%s: no [step %s]\n", argv[1], steps[s].step);
+			fprintf(stderr, "%s: no [step %s]\n", argv[1],
+				steps[s].step);
 			bad = 1;
 		}
 	while (fgets(line, sizeof(line), stdin)) {

@@ -59,11 +59,14 @@ static void test_results_numbered_in_order(void **state)
 	assert_int_equal(kw_result(&w, KW_PASS, "nice_rlim20_to_0", NULL), 0);
 	assert_int_equal(kw_result(&w, KW_FAIL, "rt_fifo_x", "ignored"), 0);
 	assert_int_equal(kw_result(&w, KW_SKIP, "client_chrt",
-				   "client /usr/bin/chrt absent"), 0);
-	assert_string_equal(text(b), "KTAP version 1\n1..3\n"
-				     "ok 1 nice_rlim20_to_0\n"
-				     "not ok 2 rt_fifo_x\n"
-				     "ok 3 client_chrt # SKIP client /usr/bin/chrt absent\n");
+				   "client /usr/bin/chrt absent"),
+			 0);
+	assert_string_equal(
+		text(b),
+		"KTAP version 1\n1..3\n"
+		"ok 1 nice_rlim20_to_0\n"
+		"not ok 2 rt_fifo_x\n"
+		"ok 3 client_chrt # SKIP client /usr/bin/chrt absent\n");
 }
 
 static void test_skip_without_reason(void **state)
@@ -96,8 +99,9 @@ static void test_totals_and_status(void **state)
 	kw_result(&w, KW_SKIP, "b", "why");
 	kw_result(&w, KW_PASS, "c", NULL);
 	assert_int_equal(kw_end(&w), 0);
-	assert_non_null(strstr(text(b),
-			       "# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0\n"));
+	assert_non_null(strstr(
+		text(b),
+		"# Totals: pass:2 fail:0 xfail:0 xpass:0 skip:1 error:0\n"));
 }
 
 static void test_failure_makes_status_1(void **state)
@@ -155,14 +159,22 @@ static void test_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_header_and_plan, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_results_numbered_in_order, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_skip_without_reason, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reason_stays_on_one_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_totals_and_status, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failure_makes_status_1, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_short_run_makes_status_1, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_diag_prefixes_every_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_header_and_plan, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_results_numbered_in_order,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_skip_without_reason, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_reason_stays_on_one_line,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_totals_and_status, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_failure_makes_status_1,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_run_makes_status_1,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diag_prefixes_every_line,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_names, setup, teardown),
 	};
 
