@@ -12,7 +12,8 @@
 
 #include "abi.h"
 
-struct abi_sym *abi_sym_new(const char *name, const char *expr, const char *file)
+struct abi_sym *abi_sym_new(const char *name, const char *expr,
+			    const char *file)
 {
 	struct abi_sym *s = g_new0(struct abi_sym, 1);
 
@@ -71,14 +72,15 @@ struct abi_sym *abi_arch_sym(const struct abi_arch *a, const char *name)
 
 bool abi_is_rlimit_name(const char *name)
 {
-	return g_str_has_prefix(name, "RLIMIT_") || !strcmp(name, "RLIM_NLIMITS") ||
-	       !strcmp(name, "RLIM_INFINITY");
+	return g_str_has_prefix(name, "RLIMIT_") ||
+	       !strcmp(name, "RLIM_NLIMITS") || !strcmp(name, "RLIM_INFINITY");
 }
 
 /* `cpp -dM` output: object-like RLIMIT_*, RLIM_NLIMITS, RLIM_INFINITY -> body. */
 GHashTable *abi_parse_defines(const char *dm)
 {
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	GHashTable *h =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	char **lines = g_strsplit(dm, "\n", -1);
 
 	for (int i = 0; lines[i]; i++) {
@@ -95,7 +97,9 @@ GHashTable *abi_parse_defines(const char *dm)
 			char *key = g_strndup(name, n);
 
 			if (abi_is_rlimit_name(key))
-				g_hash_table_replace(h, key, g_strstrip(g_strdup(name + n + 1)));
+				g_hash_table_replace(
+					h, key,
+					g_strstrip(g_strdup(name + n + 1)));
 			else
 				g_free(key);
 		}
@@ -107,7 +111,8 @@ GHashTable *abi_parse_defines(const char *dm)
 /* `cpp -dD` output: the file of each macro's last definition (from line markers). */
 GHashTable *abi_parse_def_files(const char *dd)
 {
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	GHashTable *h =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	char **lines = g_strsplit(dd, "\n", -1);
 	char *file = g_strdup("");
 
@@ -115,7 +120,8 @@ GHashTable *abi_parse_def_files(const char *dd)
 		const char *p = lines[i];
 
 		if (p[0] == '#' && p[1] == ' ' && g_ascii_isdigit(p[2])) {
-			const char *q = strchr(p, '"'), *e = q ? strchr(q + 1, '"') : NULL;
+			const char *q = strchr(p, '"'),
+				   *e = q ? strchr(q + 1, '"') : NULL;
 
 			if (e) {
 				g_free(file);
@@ -124,8 +130,9 @@ GHashTable *abi_parse_def_files(const char *dd)
 		} else if (g_str_has_prefix(p, "#define ")) {
 			const char *name = p + strlen("#define ");
 
-			g_hash_table_replace(h, g_strndup(name, strcspn(name, " (")),
-					     g_strdup(file));
+			g_hash_table_replace(
+				h, g_strndup(name, strcspn(name, " (")),
+				g_strdup(file));
 		}
 	}
 	g_free(file);
@@ -136,15 +143,18 @@ GHashTable *abi_parse_def_files(const char *dd)
 /* Lines `"NAME" = expansion` of `cpp -E -P` on our probe file. */
 GHashTable *abi_parse_expansions(const char *e)
 {
-	GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	GHashTable *h =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	char **lines = g_strsplit(e, "\n", -1);
 
 	for (int i = 0; lines[i]; i++) {
 		char *p = g_strstrip(lines[i]), *q;
 
-		if (p[0] != '"' || !(q = strchr(p + 1, '"')) || strncmp(q, "\" = ", 4))
+		if (p[0] != '"' || !(q = strchr(p + 1, '"')) ||
+		    strncmp(q, "\" = ", 4))
 			continue;
-		g_hash_table_replace(h, g_strndup(p + 1, q - p - 1), g_strstrip(g_strdup(q + 4)));
+		g_hash_table_replace(h, g_strndup(p + 1, q - p - 1),
+				     g_strstrip(g_strdup(q + 4)));
 	}
 	g_strfreev(lines);
 	return h;
@@ -171,7 +181,8 @@ bool abi_parse_literal(const char *expr, guint64 *value)
  */
 bool abi_eval(GPtrArray *exprs, guint64 *values, char **err)
 {
-	GString *c = g_string_new("int printf(const char *, ...);\nint main(void)\n{\n");
+	GString *c = g_string_new(
+		"int printf(const char *, ...);\nint main(void)\n{\n");
 	char *dir = g_dir_make_tmp("rlimit-abi-XXXXXX", NULL);
 	char *file = g_build_filename(dir, "eval.c", NULL);
 	char *bin = g_build_filename(dir, "eval", NULL);
@@ -181,11 +192,14 @@ bool abi_eval(GPtrArray *exprs, guint64 *values, char **err)
 	bool ok = false;
 
 	for (guint i = 0; i < exprs->len; i++)
-		g_string_append_printf(c, "\tprintf(\"%%llu\\n\", (unsigned long long)(%s));\n",
-				       (char *)exprs->pdata[i]);
+		g_string_append_printf(
+			c,
+			"\tprintf(\"%%llu\\n\", (unsigned long long)(%s));\n",
+			(char *)exprs->pdata[i]);
 	g_string_append(c, "\treturn 0;\n}\n");
 	g_file_set_contents(file, c->str, -1, NULL);
-	if (abi_run(cc, NULL, NULL, err) == 0 && abi_run(run, NULL, &out, err) == 0) {
+	if (abi_run(cc, NULL, NULL, err) == 0 &&
+	    abi_run(run, NULL, &out, err) == 0) {
 		char **lines = g_strsplit(out, "\n", -1);
 
 		ok = g_strv_length(lines) >= exprs->len;
@@ -244,7 +258,8 @@ bool abi_designators(const char *init, GPtrArray *exprs, char **err)
 			if (nest) {
 				break;
 			}
-			g_ptr_array_add(exprs, g_strstrip(g_strndup(s, p - 1 - s)));
+			g_ptr_array_add(exprs,
+					g_strstrip(g_strndup(s, p - 1 - s)));
 			p--;
 		}
 	}
@@ -296,8 +311,10 @@ static char *cpp_out(char **argv, char **err)
 /* RLIMIT_* by number, then RLIM_NLIMITS and RLIM_INFINITY. */
 static int cmp_sym(gconstpointer a, gconstpointer b)
 {
-	const struct abi_sym *x = *(struct abi_sym *const *)a, *y = *(struct abi_sym *const *)b;
-	bool rx = g_str_has_prefix(x->name, "RLIMIT_"), ry = g_str_has_prefix(y->name, "RLIMIT_");
+	const struct abi_sym *x = *(struct abi_sym *const *)a,
+			     *y = *(struct abi_sym *const *)b;
+	bool rx = g_str_has_prefix(x->name, "RLIMIT_"),
+	     ry = g_str_has_prefix(y->name, "RLIMIT_");
 
 	if (rx != ry)
 		return rx ? -1 : 1;
@@ -319,7 +336,8 @@ static bool eval_syms(GPtrArray *syms, char **err)
 	bool ok = true;
 
 	if (!memo)
-		memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+		memo = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					     g_free);
 	for (guint i = 0; i < syms->len; i++) {
 		struct abi_sym *s = syms->pdata[i];
 
@@ -331,7 +349,8 @@ static bool eval_syms(GPtrArray *syms, char **err)
 	if (exprs->len && !(ok = abi_eval(exprs, vals, err)))
 		goto out;
 	for (guint i = 0; i < exprs->len; i++)
-		g_hash_table_replace(memo, g_strdup(exprs->pdata[i]), g_memdup2(&vals[i], sizeof(guint64)));
+		g_hash_table_replace(memo, g_strdup(exprs->pdata[i]),
+				     g_memdup2(&vals[i], sizeof(guint64)));
 	for (guint i = 0; i < syms->len; i++) {
 		struct abi_sym *s = syms->pdata[i];
 		guint64 *v = g_hash_table_lookup(memo, s->expr);
@@ -348,13 +367,15 @@ out:
 /* The tree-relative source of an installed header, for messages. */
 static const char *origin_of(GHashTable *origin, const char *installed)
 {
-	const char *o = installed ? g_hash_table_lookup(origin, installed) : NULL;
+	const char *o = installed ? g_hash_table_lookup(origin, installed) :
+				    NULL;
 
 	return o ? o : installed;
 }
 
 /* RLIMIT_*, RLIM_NLIMITS and RLIM_INFINITY of the installed asm/resource.h. */
-bool abi_extract_arch(const char *src, const char *work, struct abi_arch *a, GHashTable *origin)
+bool abi_extract_arch(const char *src, const char *work, struct abi_arch *a,
+		      GHashTable *origin)
 {
 	char *inc = g_build_filename(work, "usr", "include", NULL);
 	char *top = g_build_filename(inc, "asm", "resource.h", NULL);
@@ -376,22 +397,27 @@ bool abi_extract_arch(const char *src, const char *work, struct abi_arch *a, GHa
 	files = abi_parse_def_files(dd);
 	g_hash_table_iter_init(&it, defs);
 	while (g_hash_table_iter_next(&it, &k, NULL))
-		g_string_append_printf(c, "\"%s\" = %s\n", (char *)k, (char *)k);
+		g_string_append_printf(c, "\"%s\" = %s\n", (char *)k,
+				       (char *)k);
 	g_file_set_contents(probe, c->str, -1, NULL);
 	if (!(e = cpp_out(e_argv, &err)))
 		goto fail;
 	exps = abi_parse_expansions(e);
 	g_hash_table_iter_init(&it, exps);
 	while (g_hash_table_iter_next(&it, &k, &v))
-		g_ptr_array_add(a->syms, abi_sym_new(k, v, origin_of(origin,
-								       g_hash_table_lookup(files, k))));
+		g_ptr_array_add(
+			a->syms,
+			abi_sym_new(k, v,
+				    origin_of(origin,
+					      g_hash_table_lookup(files, k))));
 	if (!eval_syms(a->syms, &err))
 		goto fail;
 	g_ptr_array_sort(a->syms, cmp_sym);
 	goto out;
 fail:
 	a->state = ABI_ERROR;
-	a->detail = g_strdup_printf("cpp on asm/resource.h: %s", err ? err : "");
+	a->detail =
+		g_strdup_printf("cpp on asm/resource.h: %s", err ? err : "");
 out:
 	if (defs)
 		g_hash_table_destroy(defs);
@@ -412,7 +438,8 @@ out:
 }
 
 /* A designator: a literal number, or an RLIMIT_* name of the arch's asm/resource.h. */
-static bool resolve(const struct abi_arch *a, const char *expr, gint64 *v, char **err)
+static bool resolve(const struct abi_arch *a, const char *expr, gint64 *v,
+		    char **err)
 {
 	const struct abi_sym *s = abi_arch_sym(a, expr);
 	guint64 u;
@@ -425,13 +452,14 @@ static bool resolve(const struct abi_arch *a, const char *expr, gint64 *v, char 
 		*v = (gint64)u;
 		return true;
 	}
-	*err = g_strdup_printf("designator [%s] is not an rlimit of asm/resource.h", expr);
+	*err = g_strdup_printf(
+		"designator [%s] is not an rlimit of asm/resource.h", expr);
 	return false;
 }
 
 /* The designators of `name = <initializer>` in cpp output, as numbers of this arch. */
-static char *read_index(const struct abi_arch *a, const char *expanded, const char *name,
-			const char *what, GArray *idx)
+static char *read_index(const struct abi_arch *a, const char *expanded,
+			const char *name, const char *what, GArray *idx)
 {
 	char *key = g_strconcat(name, " = ", NULL);
 	const char *p = strstr(expanded, key);
@@ -440,7 +468,8 @@ static char *read_index(const struct abi_arch *a, const char *expanded, const ch
 
 	if (!p || !abi_designators(p + strlen(key), exprs, &err)) {
 		g_free(err);
-		err = g_strdup_printf("%s does not expand to a designated initializer", what);
+		err = g_strdup_printf(
+			"%s does not expand to a designated initializer", what);
 		goto out;
 	}
 	for (guint i = 0; i < exprs->len; i++) {
@@ -473,8 +502,10 @@ bool abi_extract_kernel(const char *src, const char *work, struct abi_arch *a)
 	char *over = g_build_filename(work, "kmatrix-names", NULL);
 	char *empty = g_build_filename(over, "uapi", "asm-generic", NULL);
 	char *empty_h = g_build_filename(empty, "resource.h", NULL);
-	char *io = g_strconcat("-I", over, NULL), *ik = g_strdup_printf("-I%s/include", src);
-	char *argv[] = { "cpp", "-E", "-P", "-nostdinc", "-D__KERNEL__", io, ik, probe, NULL };
+	char *io = g_strconcat("-I", over, NULL),
+	     *ik = g_strdup_printf("-I%s/include", src);
+	char *argv[] = { "cpp", "-E", "-P",  "-nostdinc", "-D__KERNEL__",
+			 io,	ik,   probe, NULL };
 	char *text = NULL, *lnames = NULL, *out = NULL, *err = NULL;
 	GString *c = g_string_new("#include <asm-generic/resource.h>\n"
 				  "kmatrix_init = INIT_RLIMITS ;\n");
@@ -494,9 +525,11 @@ bool abi_extract_kernel(const char *src, const char *work, struct abi_arch *a)
 		if (!a->lnames_err)
 			a->lnames_err = g_strdup(a->init_err);
 	} else {
-		a->init_err = read_index(a, out, "kmatrix_init", "INIT_RLIMITS", a->init_idx);
+		a->init_err = read_index(a, out, "kmatrix_init", "INIT_RLIMITS",
+					 a->init_idx);
 		if (!a->lnames_err)
-			a->lnames_err = read_index(a, out, "kmatrix_lnames", "lnames", a->lnames_idx);
+			a->lnames_err = read_index(a, out, "kmatrix_lnames",
+						   "lnames", a->lnames_idx);
 	}
 	g_string_free(c, TRUE);
 	g_free(text);

@@ -39,7 +39,8 @@ char *abi_unifdef(const char *src, const char *work, GError **error)
 
 	if (!g_file_test(bin, G_FILE_TEST_IS_EXECUTABLE)) {
 		g_mkdir_with_parents(work, 0755);
-		if (abi_run(argv, NULL, NULL, &err) != 0 || g_rename(tmp, bin) != 0) {
+		if (abi_run(argv, NULL, NULL, &err) != 0 ||
+		    g_rename(tmp, bin) != 0) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
 				    "cannot build %s: %s", c, err ? err : "");
 			g_free(bin);
@@ -82,13 +83,18 @@ static char *last_line(const char *text)
  * variables the outer make would pass (5.10..7.x), so that -o can keep it
  * from generating arch headers (archheaders) it does not need for this.
  */
-static bool header_arch_query(const char *src, const char *work, struct abi_arch *a)
+static bool header_arch_query(const char *src, const char *work,
+			      struct abi_arch *a)
 {
 	char *obj = g_build_filename(work, "query", NULL);
 	char *f = g_strconcat("-f", src, "/Makefile", NULL);
-	char *inc = g_strconcat("--include-dir=", src, NULL), *arch = mk_var("ARCH", a->name);
-	char *argv[] = { "make", "-n", "--no-print-directory", f, inc, arch, "-o", "archheaders",
-			 "-o", "archscripts", "headers", NULL };
+	char *inc = g_strconcat("--include-dir=", src, NULL),
+	     *arch = mk_var("ARCH", a->name);
+	char *argv[] = {
+		"make",	   "-n", "--no-print-directory", f,    inc,
+		arch,	   "-o", "archheaders",		 "-o", "archscripts",
+		"headers", NULL
+	};
 	char **env = g_get_environ();
 	char *out = NULL, *err = NULL, *p;
 	int rc;
@@ -118,8 +124,9 @@ static bool header_arch_query(const char *src, const char *work, struct abi_arch
 		a->detail = last_line(m ? m + 4 : err);
 	} else {
 		a->state = ABI_ERROR;
-		a->detail = g_strdup_printf("make -n ARCH=%s headers failed (exit %d): %s", a->name,
-					    rc, err);
+		a->detail = g_strdup_printf(
+			"make -n ARCH=%s headers failed (exit %d): %s", a->name,
+			rc, err);
 	}
 	g_strfreev(env);
 	g_free(out);
@@ -133,7 +140,8 @@ static bool header_arch_query(const char *src, const char *work, struct abi_arch
 
 static char *asm_headers_mk(const char *src)
 {
-	char *p = g_build_filename(src, "scripts", "Makefile.asm-headers", NULL);
+	char *p =
+		g_build_filename(src, "scripts", "Makefile.asm-headers", NULL);
 
 	if (g_file_test(p, G_FILE_TEST_EXISTS))
 		return p;
@@ -142,8 +150,9 @@ static char *asm_headers_mk(const char *src)
 }
 
 /* make -f <tree makefile> in the arch's object tree, with kbuild's variables. */
-static int kbuild_make(const char *src, const char *work, const char *mk, const char *extra_mk,
-		       char **vars, char **targets, char **out, char **err)
+static int kbuild_make(const char *src, const char *work, const char *mk,
+		       const char *extra_mk, char **vars, char **targets,
+		       char **out, char **err)
 {
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	int rc;
@@ -171,16 +180,17 @@ static int kbuild_make(const char *src, const char *work, const char *mk, const 
 struct inst {
 	const char *src;
 	const char *work;
-	const char *arch;	/* header arch */
+	const char *arch; /* header arch */
 	char *asm_mk;
-	char **generic;		/* wrappers the tree's generic-y yields */
-	GHashTable *origin;	/* installed path -> source path (tree-relative) */
+	char **generic; /* wrappers the tree's generic-y yields */
+	GHashTable *origin; /* installed path -> source path (tree-relative) */
 };
 
 static bool load_generic(struct inst *in, char **err)
 {
 	char *print = g_build_filename(in->work, "kmatrix-print.mk", NULL);
-	char *obj = g_strdup_printf("obj=arch/%s/include/generated/uapi/asm", in->arch);
+	char *obj = g_strdup_printf("obj=arch/%s/include/generated/uapi/asm",
+				    in->arch);
 	char *sa = mk_var("SRCARCH", in->arch);
 	char *vars[] = { sa, obj, "generic=include/uapi/asm-generic", NULL };
 	char *targets[] = { "kmatrix-print", NULL };
@@ -188,8 +198,10 @@ static bool load_generic(struct inst *in, char **err)
 	int rc;
 
 	/* A recipe is expanded after the tree's makefile is read: its final generic-y. */
-	g_file_set_contents(print, "kmatrix-print:\n\t@echo $(generic-y)\n", -1, NULL);
-	rc = kbuild_make(in->src, in->work, in->asm_mk, print, vars, targets, &out, err);
+	g_file_set_contents(print, "kmatrix-print:\n\t@echo $(generic-y)\n", -1,
+			    NULL);
+	rc = kbuild_make(in->src, in->work, in->asm_mk, print, vars, targets,
+			 &out, err);
 	if (rc == 0)
 		in->generic = g_strsplit_set(g_strstrip(out), " \t\n", -1);
 	g_free(out);
@@ -212,38 +224,48 @@ static bool install_one(struct inst *in, const char *name, char **err)
 {
 	bool is_asm = g_str_has_prefix(name, "asm/");
 	char *dst = g_strconcat("usr/include/", name, NULL);
-	char *srcrel = is_asm ? g_strdup_printf("arch/%s/include/uapi/%s", in->arch, name) :
+	char *srcrel = is_asm ? g_strdup_printf("arch/%s/include/uapi/%s",
+						in->arch, name) :
 				g_strconcat("include/uapi/", name, NULL);
 	char *srcabs = g_build_filename(in->src, srcrel, NULL);
-	char *gen = g_strdup_printf("arch/%s/include/generated/uapi/%s", in->arch, name);
-	char *obj = is_asm ? g_strdup_printf("obj=arch/%s/include/uapi", in->arch) :
-			     g_strdup("obj=include/uapi");
+	char *gen = g_strdup_printf("arch/%s/include/generated/uapi/%s",
+				    in->arch, name);
+	char *obj =
+		is_asm ? g_strdup_printf("obj=arch/%s/include/uapi", in->arch) :
+			 g_strdup("obj=include/uapi");
 	bool ok = true;
 
-	if (is_asm && !g_file_test(srcabs, G_FILE_TEST_EXISTS) && is_generic(in, gen)) {
+	if (is_asm && !g_file_test(srcabs, G_FILE_TEST_EXISTS) &&
+	    is_generic(in, gen)) {
 		char *sa = mk_var("SRCARCH", in->arch);
-		char *wobj = g_strdup_printf("obj=arch/%s/include/generated/uapi/asm", in->arch);
-		char *vars[] = { sa, wobj, "generic=include/uapi/asm-generic", NULL };
+		char *wobj = g_strdup_printf(
+			"obj=arch/%s/include/generated/uapi/asm", in->arch);
+		char *vars[] = { sa, wobj, "generic=include/uapi/asm-generic",
+				 NULL };
 		char *targets[] = { gen, NULL };
 
-		ok = kbuild_make(in->src, in->work, in->asm_mk, NULL, vars, targets, NULL, err) == 0;
+		ok = kbuild_make(in->src, in->work, in->asm_mk, NULL, vars,
+				 targets, NULL, err) == 0;
 		g_free(sa);
 		g_free(wobj);
 		g_free(srcrel);
 		srcrel = g_strdup_printf("%s (generic-y wrapper)", gen);
 	}
 	if (ok) {
-		char *hi = g_build_filename(in->src, "scripts", "Makefile.headersinst", NULL);
+		char *hi = g_build_filename(in->src, "scripts",
+					    "Makefile.headersinst", NULL);
 		char *vars[] = { obj, NULL };
 		char *targets[] = { dst, NULL };
 
 		g_free(*err);
 		*err = NULL;
-		ok = kbuild_make(in->src, in->work, hi, NULL, vars, targets, NULL, err) == 0;
+		ok = kbuild_make(in->src, in->work, hi, NULL, vars, targets,
+				 NULL, err) == 0;
 		g_free(hi);
 	}
 	if (ok)
-		g_hash_table_replace(in->origin, g_build_filename(in->work, dst, NULL),
+		g_hash_table_replace(in->origin,
+				     g_build_filename(in->work, dst, NULL),
 				     g_strdup(srcrel));
 	g_free(dst);
 	g_free(srcrel);
@@ -269,7 +291,8 @@ static GPtrArray *missing_includes(const struct inst *in, char **err)
 		out = g_ptr_array_new_with_free_func(g_free);
 		/* the first token is the rule's target, the rest its prerequisites */
 		for (int k = 1; tok[k]; k++)
-			if (g_str_has_suffix(tok[k], ".h") && !g_path_is_absolute(tok[k]))
+			if (g_str_has_suffix(tok[k], ".h") &&
+			    !g_path_is_absolute(tok[k]))
 				g_ptr_array_add(out, g_strdup(tok[k]));
 		g_strfreev(tok);
 	}
@@ -288,8 +311,9 @@ static bool install_closure(struct inst *in, struct abi_arch *a)
 
 	if (!install_one(in, "asm/resource.h", &err)) {
 		a->state = ABI_NO_HEADER;
-		a->detail = g_strdup_printf("headers_install installs no asm/resource.h for %s",
-					    in->arch);
+		a->detail = g_strdup_printf(
+			"headers_install installs no asm/resource.h for %s",
+			in->arch);
 		g_free(err);
 		return false;
 	}
@@ -298,7 +322,8 @@ static bool install_closure(struct inst *in, struct abi_arch *a)
 		miss = missing_includes(in, &err);
 		if (!miss) {
 			a->state = ABI_ERROR;
-			a->detail = g_strdup_printf("cpp -M asm/resource.h: %s", err);
+			a->detail = g_strdup_printf("cpp -M asm/resource.h: %s",
+						    err);
 			ok = false;
 			break;
 		}
@@ -306,9 +331,10 @@ static bool install_closure(struct inst *in, struct abi_arch *a)
 			if (install_one(in, miss->pdata[k], &err))
 				continue;
 			a->state = ABI_ERROR;
-			a->detail = g_strdup_printf("asm/resource.h includes <%s>, which "
-						    "headers_install does not install for %s",
-						    (char *)miss->pdata[k], in->arch);
+			a->detail = g_strdup_printf(
+				"asm/resource.h includes <%s>, which "
+				"headers_install does not install for %s",
+				(char *)miss->pdata[k], in->arch);
 			ok = false;
 		}
 		if (!miss->len) {
@@ -326,10 +352,11 @@ static bool install_closure(struct inst *in, struct abi_arch *a)
  * install of asm/resource.h and its includes; origin maps each installed
  * file to its source in the tree.
  */
-bool abi_install_arch(const char *src, const char *work, const char *arch, struct abi_arch *a,
-		      GHashTable *origin)
+bool abi_install_arch(const char *src, const char *work, const char *arch,
+		      struct abi_arch *a, GHashTable *origin)
 {
-	char *kbuild = g_strdup_printf("%s/arch/%s/include/uapi/asm/Kbuild", src, arch);
+	char *kbuild = g_strdup_printf("%s/arch/%s/include/uapi/asm/Kbuild",
+				       src, arch);
 	char *amk = g_strdup_printf("%s/arch/%s/Makefile", src, arch);
 	char *link = g_build_filename(work, "scripts", "unifdef", NULL);
 	struct inst in = { .src = src, .work = work, .origin = origin };
@@ -338,7 +365,8 @@ bool abi_install_arch(const char *src, const char *work, const char *arch, struc
 
 	g_mkdir_with_parents(work, 0755);
 	a->hdr_arch = g_strdup(arch);
-	if ((!g_file_test(kbuild, G_FILE_TEST_EXISTS) || file_has(amk, "HEADER_ARCH")) &&
+	if ((!g_file_test(kbuild, G_FILE_TEST_EXISTS) ||
+	     file_has(amk, "HEADER_ARCH")) &&
 	    !header_arch_query(src, work, a))
 		goto out;
 	in.arch = a->hdr_arch;
@@ -349,7 +377,8 @@ bool abi_install_arch(const char *src, const char *work, const char *arch, struc
 	unlink(link);
 	if (symlink("../../unifdef", link) != 0 || !load_generic(&in, &err)) {
 		a->state = ABI_ERROR;
-		a->detail = g_strdup_printf("generic-y of %s: %s", in.arch, err ? err : "symlink");
+		a->detail = g_strdup_printf("generic-y of %s: %s", in.arch,
+					    err ? err : "symlink");
 		goto out;
 	}
 	install_closure(&in, a);

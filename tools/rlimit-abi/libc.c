@@ -15,7 +15,8 @@
 static const struct {
 	const char *arch, *triple, *cpp, *header;
 } libcs[] = {
-	{ "x86", "x86_64-linux-gnu", "cpp", "/usr/include/x86_64-linux-gnu/bits/resource.h" },
+	{ "x86", "x86_64-linux-gnu", "cpp",
+	  "/usr/include/x86_64-linux-gnu/bits/resource.h" },
 	{ "arm64", "aarch64-linux-gnu", "aarch64-linux-gnu-cpp",
 	  "/usr/aarch64-linux-gnu/include/bits/resource.h" },
 	{ "arm", "arm-linux-gnueabihf", "arm-linux-gnueabihf-cpp",
@@ -73,28 +74,33 @@ static char **libc_names(const char *cpp, const char *dir, char **err)
 	return (char **)g_ptr_array_free(names, FALSE);
 }
 
-static bool libc_values(struct abi_libc *l, const char *cpp, const char *dir, char **err)
+static bool libc_values(struct abi_libc *l, const char *cpp, const char *dir,
+			char **err)
 {
 	char **names = libc_names(cpp, dir, err);
 	char *probe = g_build_filename(dir, "values.c", NULL);
 	char *pre = g_build_filename(dir, "values.i", NULL);
 	char *bin = g_build_filename(dir, "values", NULL);
 	char *cpp_argv[] = { (char *)cpp, "-P", probe, "-o", pre, NULL };
-	char *cc_argv[] = { "gcc", "-w", "-x", "cpp-output", "-o", bin, pre, NULL };
+	char *cc_argv[] = { "gcc", "-w", "-x", "cpp-output",
+			    "-o",  bin,	 pre,  NULL };
 	char *run_argv[] = { bin, NULL };
-	GString *c = g_string_new("#include <sys/resource.h>\nint printf(const char *, ...);\n"
-				  "int main(void)\n{\n");
+	GString *c = g_string_new(
+		"#include <sys/resource.h>\nint printf(const char *, ...);\n"
+		"int main(void)\n{\n");
 	char *out = NULL;
 	bool ok = false;
 
 	if (!names)
 		goto out;
 	for (int i = 0; names[i]; i++)
-		g_string_append_printf(c, "\tprintf(\"%s %%lld\\n\", (long long)(%s));\n",
-				       names[i], names[i]);
+		g_string_append_printf(
+			c, "\tprintf(\"%s %%lld\\n\", (long long)(%s));\n",
+			names[i], names[i]);
 	g_string_append(c, "\treturn 0;\n}\n");
 	g_file_set_contents(probe, c->str, -1, NULL);
-	if (abi_run(cpp_argv, NULL, NULL, err) || abi_run(cc_argv, NULL, NULL, err) ||
+	if (abi_run(cpp_argv, NULL, NULL, err) ||
+	    abi_run(cc_argv, NULL, NULL, err) ||
 	    abi_run(run_argv, NULL, &out, err))
 		goto out;
 	{
@@ -104,9 +110,11 @@ static bool libc_values(struct abi_libc *l, const char *cpp, const char *dir, ch
 			char **f = g_strsplit(lines[i], " ", 2);
 
 			if (f[0] && f[1]) {
-				struct abi_sym *s = abi_sym_new(f[0], f[1], l->triple);
+				struct abi_sym *s =
+					abi_sym_new(f[0], f[1], l->triple);
 
-				s->value = (guint64)g_ascii_strtoll(f[1], NULL, 10);
+				s->value = (guint64)g_ascii_strtoll(f[1], NULL,
+								    10);
 				g_ptr_array_add(l->syms, s);
 			}
 			g_strfreev(f);
@@ -125,13 +133,15 @@ out:
 }
 
 /* The cache file of one libc: keyed by its bits/resource.h, which holds the enum. */
-static char *cache_file(const char *cache, const char *triple, const char *header)
+static char *cache_file(const char *cache, const char *triple,
+			const char *header)
 {
 	char *data = NULL, *file = NULL;
 	gsize len = 0;
 
 	if (g_file_get_contents(header, &data, &len, NULL)) {
-		char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256, (guchar *)data, len);
+		char *sum = g_compute_checksum_for_data(G_CHECKSUM_SHA256,
+							(guchar *)data, len);
 		char *name = g_strdup_printf("%s-%.16s.json", triple, sum);
 
 		file = g_build_filename(cache, "abi", "libc", name, NULL);
@@ -149,8 +159,10 @@ static bool load(struct abi_libc *l, const char *file)
 
 	if (!root)
 		return false;
-	json_object_foreach(root, k, v) {
-		struct abi_sym *s = abi_sym_new(k, json_string_value(v), l->triple);
+	json_object_foreach(root, k, v)
+	{
+		struct abi_sym *s =
+			abi_sym_new(k, json_string_value(v), l->triple);
 
 		s->value = (guint64)g_ascii_strtoll(s->expr, NULL, 10);
 		g_ptr_array_add(l->syms, s);
@@ -162,7 +174,8 @@ static bool load(struct abi_libc *l, const char *file)
 static void save(const struct abi_libc *l, const char *file)
 {
 	json_t *root = json_object();
-	char *dir = g_path_get_dirname(file), *tmp = g_strdup_printf("%s.%d", file, getpid());
+	char *dir = g_path_get_dirname(file),
+	     *tmp = g_strdup_printf("%s.%d", file, getpid());
 
 	for (guint i = 0; i < l->syms->len; i++) {
 		const struct abi_sym *s = l->syms->pdata[i];
@@ -177,7 +190,8 @@ static void save(const struct abi_libc *l, const char *file)
 	g_free(tmp);
 }
 
-static void scan_one(struct abi_libc *l, const char *cpp, const char *cache, const char *header)
+static void scan_one(struct abi_libc *l, const char *cpp, const char *cache,
+		     const char *header)
 {
 	char *file = cache_file(cache, l->triple, header);
 	char *dir, *err = NULL;
@@ -204,7 +218,8 @@ static void scan_one(struct abi_libc *l, const char *cpp, const char *cache, con
 /* Every libc of the table: its values, or why it was skipped. */
 GPtrArray *abi_libc_scan(const char *cache)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)abi_libc_free);
+	GPtrArray *out =
+		g_ptr_array_new_with_free_func((GDestroyNotify)abi_libc_free);
 
 	for (guint i = 0; i < G_N_ELEMENTS(libcs); i++) {
 		struct abi_libc *l = g_new0(struct abi_libc, 1);
@@ -212,12 +227,15 @@ GPtrArray *abi_libc_scan(const char *cache)
 
 		l->arch = g_strdup(libcs[i].arch);
 		l->triple = g_strdup(libcs[i].triple);
-		l->syms = g_ptr_array_new_with_free_func((GDestroyNotify)abi_sym_free);
+		l->syms = g_ptr_array_new_with_free_func(
+			(GDestroyNotify)abi_sym_free);
 		g_ptr_array_add(out, l);
 		if (!g_file_test(libcs[i].header, G_FILE_TEST_EXISTS))
-			l->detail = g_strdup_printf("skipped: no %s", libcs[i].header);
+			l->detail = g_strdup_printf("skipped: no %s",
+						    libcs[i].header);
 		else if (!cpp)
-			l->detail = g_strdup_printf("skipped: no %s in PATH", libcs[i].cpp);
+			l->detail = g_strdup_printf("skipped: no %s in PATH",
+						    libcs[i].cpp);
 		else
 			scan_one(l, cpp, cache, libcs[i].header);
 		g_free(cpp);

@@ -29,7 +29,8 @@ static json_t *idx_json(GArray *idx)
 	json_t *a = json_array();
 
 	for (guint i = 0; i < idx->len; i++)
-		json_array_append_new(a, json_integer(g_array_index(idx, gint64, i)));
+		json_array_append_new(
+			a, json_integer(g_array_index(idx, gint64, i)));
 	return a;
 }
 
@@ -38,7 +39,8 @@ static void idx_from_json(GArray *idx, json_t *a)
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(a, i, v) {
+	json_array_foreach(a, i, v)
+	{
 		gint64 n = json_integer_value(v);
 
 		g_array_append_val(idx, n);
@@ -59,16 +61,19 @@ json_t *abi_arch_to_json(const struct abi_arch *a)
 		const struct abi_sym *s = a->syms->pdata[i];
 		char *v = g_strdup_printf("%" G_GUINT64_FORMAT, s->value);
 
-		json_array_append_new(syms, json_pack("{s:s, s:s, s:s, s:s?}", "name", s->name,
-						      "expr", s->expr, "value", v, "file",
-						      s->file));
+		json_array_append_new(syms,
+				      json_pack("{s:s, s:s, s:s, s:s?}", "name",
+						s->name, "expr", s->expr,
+						"value", v, "file", s->file));
 		g_free(v);
 	}
 	return json_pack("{s:s, s:s?, s:o, s:o, s:o, s:o, s:o, s:o}", "state",
-			 abi_state_name(a->state), "header_arch", a->hdr_arch, "detail",
-			 str_or_null(a->detail), "symbols", syms, "init_rlimits",
-			 idx_json(a->init_idx), "init_error", str_or_null(a->init_err), "lnames",
-			 idx_json(a->lnames_idx), "lnames_error", str_or_null(a->lnames_err));
+			 abi_state_name(a->state), "header_arch", a->hdr_arch,
+			 "detail", str_or_null(a->detail), "symbols", syms,
+			 "init_rlimits", idx_json(a->init_idx), "init_error",
+			 str_or_null(a->init_err), "lnames",
+			 idx_json(a->lnames_idx), "lnames_error",
+			 str_or_null(a->lnames_err));
 }
 
 static char *dup_or_null(json_t *o, const char *key)
@@ -89,13 +94,16 @@ struct abi_arch *abi_arch_from_json(const char *name, json_t *o)
 	a->detail = dup_or_null(o, "detail");
 	a->init_err = dup_or_null(o, "init_error");
 	a->lnames_err = dup_or_null(o, "lnames_error");
-	json_array_foreach(json_object_get(o, "symbols"), i, s) {
-		struct abi_sym *sym = abi_sym_new(json_string_value(json_object_get(s, "name")),
-						  json_string_value(json_object_get(s, "expr")),
-						  json_string_value(json_object_get(s, "file")));
+	json_array_foreach(json_object_get(o, "symbols"), i, s)
+	{
+		struct abi_sym *sym = abi_sym_new(
+			json_string_value(json_object_get(s, "name")),
+			json_string_value(json_object_get(s, "expr")),
+			json_string_value(json_object_get(s, "file")));
 
-		sym->value = g_ascii_strtoull(json_string_value(json_object_get(s, "value")),
-					      NULL, 10);
+		sym->value = g_ascii_strtoull(
+			json_string_value(json_object_get(s, "value")), NULL,
+			10);
 		g_ptr_array_add(a->syms, sym);
 	}
 	idx_from_json(a->init_idx, json_object_get(o, "init_rlimits"));
@@ -106,7 +114,7 @@ struct abi_arch *abi_arch_from_json(const char *name, json_t *o)
 /* Columns: the tree's RLIMIT_* by their most common number, then the two others. */
 struct cols {
 	GPtrArray *names;
-	GHashTable *common;	/* name -> most common value (as string) */
+	GHashTable *common; /* name -> most common value (as string) */
 };
 
 static void count_value(GHashTable *votes, const char *name, const char *value)
@@ -114,11 +122,14 @@ static void count_value(GHashTable *votes, const char *name, const char *value)
 	GHashTable *v = g_hash_table_lookup(votes, name);
 
 	if (!v) {
-		v = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+		v = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+					  NULL);
 		g_hash_table_insert(votes, g_strdup(name), v);
 	}
-	g_hash_table_insert(v, g_strdup(value),
-			    GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(v, value)) + 1));
+	g_hash_table_insert(
+		v, g_strdup(value),
+		GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(v, value)) +
+				1));
 }
 
 static char *cell_value(const struct abi_sym *s)
@@ -130,9 +141,11 @@ static char *cell_value(const struct abi_sym *s)
 
 static GHashTable *common_values(const struct abi_tree *t)
 {
-	GHashTable *votes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
-						  (GDestroyNotify)g_hash_table_destroy);
-	GHashTable *common = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+	GHashTable *votes =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
+				      (GDestroyNotify)g_hash_table_destroy);
+	GHashTable *common =
+		g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
 	GHashTableIter it, vi;
 	gpointer k, v, vk, vv;
 
@@ -142,7 +155,9 @@ static GHashTable *common_values(const struct abi_tree *t)
 		for (guint j = 0; j < a->syms->len; j++) {
 			char *val = cell_value(a->syms->pdata[j]);
 
-			count_value(votes, ((struct abi_sym *)a->syms->pdata[j])->name, val);
+			count_value(votes,
+				    ((struct abi_sym *)a->syms->pdata[j])->name,
+				    val);
 			g_free(val);
 		}
 	}
@@ -153,8 +168,9 @@ static GHashTable *common_values(const struct abi_tree *t)
 
 		g_hash_table_iter_init(&vi, v);
 		while (g_hash_table_iter_next(&vi, &vk, &vv))
-			if (GPOINTER_TO_INT(vv) > n || (GPOINTER_TO_INT(vv) == n &&
-							 strcmp(vk, best) < 0)) {
+			if (GPOINTER_TO_INT(vv) > n ||
+			    (GPOINTER_TO_INT(vv) == n &&
+			     strcmp(vk, best) < 0)) {
 				n = GPOINTER_TO_INT(vv);
 				best = vk;
 			}
@@ -169,13 +185,14 @@ static GHashTable *col_common;
 static int cmp_col(gconstpointer a, gconstpointer b)
 {
 	const char *x = *(char *const *)a, *y = *(char *const *)b;
-	bool rx = g_str_has_prefix(x, "RLIMIT_"), ry = g_str_has_prefix(y, "RLIMIT_");
+	bool rx = g_str_has_prefix(x, "RLIMIT_"),
+	     ry = g_str_has_prefix(y, "RLIMIT_");
 	guint64 vx, vy;
 
 	if (rx != ry)
 		return rx ? -1 : 1;
 	if (!rx)
-		return strcmp(y, x);	/* RLIM_NLIMITS before RLIM_INFINITY */
+		return strcmp(y, x); /* RLIM_NLIMITS before RLIM_INFINITY */
 	vx = g_ascii_strtoull(g_hash_table_lookup(col_common, x), NULL, 10);
 	vy = g_ascii_strtoull(g_hash_table_lookup(col_common, y), NULL, 10);
 	return vx != vy ? (vx < vy ? -1 : 1) : strcmp(x, y);
@@ -183,7 +200,8 @@ static int cmp_col(gconstpointer a, gconstpointer b)
 
 static struct cols cols_of(const struct abi_tree *t)
 {
-	struct cols c = { g_ptr_array_new_with_free_func(g_free), common_values(t) };
+	struct cols c = { g_ptr_array_new_with_free_func(g_free),
+			  common_values(t) };
 	GHashTableIter it;
 	gpointer k;
 
@@ -211,17 +229,24 @@ static const char *short_name(const char *name)
 }
 
 /* "13", "15!" (a finding involves it), "7*" (differs from most arches), "-" (undefined). */
-static char *cell(const struct abi_tree *t, const struct abi_arch *a, const struct cols *c,
-		  const char *name, GPtrArray *findings)
+static char *cell(const struct abi_tree *t, const struct abi_arch *a,
+		  const struct cols *c, const char *name, GPtrArray *findings)
 {
 	const struct abi_sym *s = abi_arch_sym(a, name);
 	char *v, *out;
 
 	if (!s)
-		return g_strdup(abi_finding_marks(findings, t->label, a->name, name) ? "-!" : "-");
+		return g_strdup(
+			abi_finding_marks(findings, t->label, a->name, name) ?
+				"-!" :
+				"-");
 	v = cell_value(s);
-	out = g_strconcat(v, abi_finding_marks(findings, t->label, a->name, name) ? "!" :
-			  strcmp(v, g_hash_table_lookup(c->common, name)) ? "*" : "", NULL);
+	out = g_strconcat(
+		v,
+		abi_finding_marks(findings, t->label, a->name, name) ? "!" :
+		strcmp(v, g_hash_table_lookup(c->common, name))	     ? "*" :
+								       "",
+		NULL);
 	g_free(v);
 	return out;
 }
@@ -235,7 +260,8 @@ char *abi_table(const struct abi_tree *t, GPtrArray *findings)
 	for (guint j = 0; j < c.names->len; j++) {
 		w[j] = strlen(short_name(c.names->pdata[j]));
 		for (guint i = 0; i < t->arches->len; i++) {
-			char *v = cell(t, t->arches->pdata[i], &c, c.names->pdata[j], findings);
+			char *v = cell(t, t->arches->pdata[i], &c,
+				       c.names->pdata[j], findings);
 
 			w[j] = MAX(w[j], strlen(v));
 			g_free(v);
@@ -243,14 +269,16 @@ char *abi_table(const struct abi_tree *t, GPtrArray *findings)
 	}
 	g_string_append_printf(out, "%-10s", "arch");
 	for (guint j = 0; j < c.names->len; j++)
-		g_string_append_printf(out, " %*s", w[j], short_name(c.names->pdata[j]));
+		g_string_append_printf(out, " %*s", w[j],
+				       short_name(c.names->pdata[j]));
 	g_string_append_c(out, '\n');
 	for (guint i = 0; i < t->arches->len; i++) {
 		const struct abi_arch *a = t->arches->pdata[i];
 
 		g_string_append_printf(out, "%-10s", a->name);
 		if (a->state != ABI_OK) {
-			g_string_append_printf(out, " (%s: %s)\n", abi_state_name(a->state),
+			g_string_append_printf(out, " (%s: %s)\n",
+					       abi_state_name(a->state),
 					       a->detail ? a->detail : "");
 			continue;
 		}
@@ -261,7 +289,8 @@ char *abi_table(const struct abi_tree *t, GPtrArray *findings)
 			g_free(v);
 		}
 		if (strcmp(a->hdr_arch, a->name))
-			g_string_append_printf(out, "  (headers of %s)", a->hdr_arch);
+			g_string_append_printf(out, "  (headers of %s)",
+					       a->hdr_arch);
 		g_string_append_c(out, '\n');
 	}
 	g_free(w);
@@ -279,16 +308,21 @@ static json_t *matrix_rows(GPtrArray *trees, GPtrArray *findings)
 
 		for (guint k = 0; k < t->arches->len; k++) {
 			const struct abi_arch *a = t->arches->pdata[k];
-			json_t *row = json_pack("{s:s, s:s, s:s}", "tree", t->label, "arch",
-						a->name, "state", abi_state_name(a->state));
+			json_t *row = json_pack("{s:s, s:s, s:s}", "tree",
+						t->label, "arch", a->name,
+						"state",
+						abi_state_name(a->state));
 
 			for (guint j = 0; j < c.names->len; j++) {
 				char *v = a->state == ABI_OK ?
-						  cell(t, a, &c, c.names->pdata[j], findings) :
+						  cell(t, a, &c,
+						       c.names->pdata[j],
+						       findings) :
 						  g_strdup("");
 
-				json_object_set_new(row, short_name(c.names->pdata[j]),
-						    json_string(v));
+				json_object_set_new(
+					row, short_name(c.names->pdata[j]),
+					json_string(v));
 				g_free(v);
 			}
 			json_array_append_new(rows, row);
@@ -307,29 +341,36 @@ json_t *abi_report_json(GPtrArray *trees, GPtrArray *libcs, GPtrArray *findings)
 		guint ok = 0;
 
 		for (guint k = 0; k < t->arches->len; k++)
-			ok += ((struct abi_arch *)t->arches->pdata[k])->state == ABI_OK;
-		json_array_append_new(jt, json_pack("{s:s, s:s, s:s, s:b, s:b, s:f, s:i, s:i}",
-						    "tree", t->label, "spec", t->spec, "hash",
-						    t->hash, "baseline", t->baseline, "cached",
-						    t->cached, "seconds", t->seconds, "arches",
-						    (int)t->arches->len, "arches_checked", (int)ok));
+			ok += ((struct abi_arch *)t->arches->pdata[k])->state ==
+			      ABI_OK;
+		json_array_append_new(
+			jt,
+			json_pack("{s:s, s:s, s:s, s:b, s:b, s:f, s:i, s:i}",
+				  "tree", t->label, "spec", t->spec, "hash",
+				  t->hash, "baseline", t->baseline, "cached",
+				  t->cached, "seconds", t->seconds, "arches",
+				  (int)t->arches->len, "arches_checked",
+				  (int)ok));
 	}
 	for (guint i = 0; libcs && i < libcs->len; i++) {
 		const struct abi_libc *l = libcs->pdata[i];
 
-		json_array_append_new(jl, json_pack("{s:s, s:s, s:s}", "arch", l->arch, "triple",
-						    l->triple, "status",
-						    l->detail ? l->detail : "checked"));
+		json_array_append_new(
+			jl, json_pack("{s:s, s:s, s:s}", "arch", l->arch,
+				      "triple", l->triple, "status",
+				      l->detail ? l->detail : "checked"));
 	}
 	for (guint i = 0; i < findings->len; i++) {
 		const struct abi_finding *f = findings->pdata[i];
 
-		json_array_append_new(jf, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "check",
-						    f->check, "tree", f->tree, "arch", f->arch,
-						    "symbol", f->symbol, "file", f->file, "message",
-						    f->message));
+		json_array_append_new(
+			jf, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "check",
+				      f->check, "tree", f->tree, "arch",
+				      f->arch, "symbol", f->symbol, "file",
+				      f->file, "message", f->message));
 	}
-	return json_pack("{s:s, s:b, s:i, s:o, s:o, s:o, s:o}", "schema", ABI_SCHEMA, "ok",
-			 findings->len == 0, "findings_count", (int)findings->len, "trees", jt,
-			 "findings", jf, "libc", jl, "matrix", matrix_rows(trees, findings));
+	return json_pack("{s:s, s:b, s:i, s:o, s:o, s:o, s:o}", "schema",
+			 ABI_SCHEMA, "ok", findings->len == 0, "findings_count",
+			 (int)findings->len, "trees", jt, "findings", jf,
+			 "libc", jl, "matrix", matrix_rows(trees, findings));
 }

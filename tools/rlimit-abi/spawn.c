@@ -15,14 +15,15 @@ int abi_run(char **argv, const char *cwd, char **out, char **err)
 }
 
 /* The same, with env as the whole environment (NULL: ours). */
-int abi_run_env(char **argv, char **env, const char *cwd, char **out, char **err)
+int abi_run_env(char **argv, char **env, const char *cwd, char **out,
+		char **err)
 {
 	GError *error = NULL;
 	char *o = NULL, *e = NULL;
 	int status;
 
-	if (!g_spawn_sync(cwd, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &o, &e, &status,
-			  &error)) {
+	if (!g_spawn_sync(cwd, argv, env, G_SPAWN_SEARCH_PATH, NULL, NULL, &o,
+			  &e, &status, &error)) {
 		if (err)
 			*err = g_strdup(error->message);
 		g_error_free(error);

@@ -12,11 +12,21 @@
 
 /* What the checks read; also what DIR@REV unpacks.  A '?' marks paths some trees lack. */
 static const char *const tree_paths[] = {
-	"Makefile", "scripts", "include/uapi", "include/asm-generic/resource.h",
-	"fs/proc/base.c", ":(glob)arch/*/include/**", ":(glob)arch/*/Makefile*", "arch/um",
-	"?include/asm-generic/Kbuild", "?:(glob)arch/*/Kbuild",
+	"Makefile",
+	"scripts",
+	"include/uapi",
+	"include/asm-generic/resource.h",
+	"fs/proc/base.c",
+	":(glob)arch/*/include/**",
+	":(glob)arch/*/Makefile*",
+	"arch/um",
+	"?include/asm-generic/Kbuild",
+	"?:(glob)arch/*/Kbuild",
 	/* what archheaders reads when um's headers re-run for x86 (7.x) */
-	"?:(glob)arch/*/entry/syscalls/**", "?:(glob)arch/*/kernel/syscalls/**", "?:(glob)arch/*/kernel/Makefile.syscalls", NULL,
+	"?:(glob)arch/*/entry/syscalls/**",
+	"?:(glob)arch/*/kernel/syscalls/**",
+	"?:(glob)arch/*/kernel/Makefile.syscalls",
+	NULL,
 };
 
 char *abi_cache_dir(const char *opt)
@@ -61,11 +71,11 @@ GPtrArray *abi_tree_arch_names(const char *src)
 	return out;
 }
 
-static char *git_out(const char *dir, const char *a1, const char *a2, const char *a3,
-		     const char *a4)
+static char *git_out(const char *dir, const char *a1, const char *a2,
+		     const char *a3, const char *a4)
 {
-	char *argv[] = { "git", "-C", (char *)dir, (char *)a1, (char *)a2, (char *)a3,
-			 (char *)a4, NULL };
+	char *argv[] = { "git",	     "-C",	 (char *)dir, (char *)a1,
+			 (char *)a2, (char *)a3, (char *)a4,  NULL };
 	char *out = NULL;
 
 	if (abi_run(argv, NULL, &out, NULL) != 0) {
@@ -116,7 +126,8 @@ static char *content_hash(const char *src)
 		char *a = g_build_filename("arch", arches->pdata[i], NULL);
 		char *inc = g_build_filename(a, "include", NULL);
 		char *mk = g_build_filename(a, "Makefile", NULL);
-		char *sys = g_build_filename(a, "kernel", "Makefile.syscalls", NULL);
+		char *sys = g_build_filename(a, "kernel", "Makefile.syscalls",
+					     NULL);
 
 		hash_file(sum, src, inc);
 		hash_file(sum, src, mk);
@@ -157,8 +168,8 @@ static bool wanted(const char *path)
  */
 static char *rev_key(const char *dir, const char *rev)
 {
-	char *argv[] = { "git", "-C", (char *)dir, "ls-tree", "-r", "--full-tree", (char *)rev,
-			 NULL };
+	char *argv[] = { "git", "-C",	       (char *)dir, "ls-tree",
+			 "-r",	"--full-tree", (char *)rev, NULL };
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
 	char *out = NULL, *key = NULL, **lines;
 	bool kernel = false;
@@ -174,8 +185,10 @@ static char *rev_key(const char *dir, const char *rev)
 
 		if (!path || !wanted(path + 1))
 			continue;
-		kernel |= !strcmp(path + 1, "include/uapi/asm-generic/resource.h");
-		g_checksum_update(sum, (const guchar *)lines[i], strlen(lines[i]) + 1);
+		kernel |= !strcmp(path + 1,
+				  "include/uapi/asm-generic/resource.h");
+		g_checksum_update(sum, (const guchar *)lines[i],
+				  strlen(lines[i]) + 1);
 	}
 	if (kernel)
 		key = g_strdup_printf("git-%.40s", g_checksum_get_string(sum));
@@ -197,20 +210,23 @@ static char *clean_tree_hash(const char *dir)
 	g_free(canon);
 	if (!same)
 		return NULL;
-	status = git_out(dir, "status", "--porcelain", "--ignore-submodules", NULL);
+	status = git_out(dir, "status", "--porcelain", "--ignore-submodules",
+			 NULL);
 	if (status && !*status)
 		key = rev_key(dir, "HEAD");
 	g_free(status);
 	return key;
 }
 
-static int archive(const char *dir, const char *rev, const char *paths, const char *dst,
-		   char **err)
+static int archive(const char *dir, const char *rev, const char *paths,
+		   const char *dst, char **err)
 {
-	char *qd = g_shell_quote(dir), *qr = g_shell_quote(rev), *qt = g_shell_quote(dst);
-	char *cmd = g_strdup_printf("git -C %s archive --format=tar %s -- %s > %s/.a.tar &&"
-				    " tar -x -C %s -f %s/.a.tar; rc=$?; rm -f %s/.a.tar; exit $rc",
-				    qd, qr, paths, qt, qt, qt, qt);
+	char *qd = g_shell_quote(dir), *qr = g_shell_quote(rev),
+	     *qt = g_shell_quote(dst);
+	char *cmd = g_strdup_printf(
+		"git -C %s archive --format=tar %s -- %s > %s/.a.tar &&"
+		" tar -x -C %s -f %s/.a.tar; rc=$?; rm -f %s/.a.tar; exit $rc",
+		qd, qr, paths, qt, qt, qt, qt);
 	char *argv[] = { "sh", "-c", cmd, NULL };
 	int rc = abi_run(argv, NULL, NULL, err);
 
@@ -222,7 +238,8 @@ static int archive(const char *dir, const char *rev, const char *paths, const ch
 }
 
 /* Unpack what the checks read of DIR@REV into the cache, once per key. */
-static char *unpack_rev(const char *dir, const char *rev, const char *dst, GError **error)
+static char *unpack_rev(const char *dir, const char *rev, const char *dst,
+			GError **error)
 {
 	char *tmp, *err = NULL;
 	GString *paths;
@@ -253,11 +270,13 @@ static char *unpack_rev(const char *dir, const char *rev, const char *dst, GErro
 		archive(dir, rev, q, tmp, NULL);
 		g_free(q);
 	}
-	if (rc == 0 && g_rename(tmp, dst) != 0 && !g_file_test(dst, G_FILE_TEST_IS_DIR))
+	if (rc == 0 && g_rename(tmp, dst) != 0 &&
+	    !g_file_test(dst, G_FILE_TEST_IS_DIR))
 		rc = -1;
 	if (rc != 0) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s@%s: cannot unpack: %s",
-			    dir, rev, err ? err : "rename failed");
+		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+			    "%s@%s: cannot unpack: %s", dir, rev,
+			    err ? err : "rename failed");
 	}
 	if (g_file_test(tmp, G_FILE_TEST_IS_DIR)) {
 		char *argv[] = { "rm", "-rf", tmp, NULL };
@@ -285,8 +304,10 @@ bool abi_tree_materialize(struct abi_tree *t, GError **error)
 static bool is_kernel_tree(const char *dir)
 {
 	char *a = g_build_filename(dir, "arch", NULL);
-	char *u = g_build_filename(dir, "include", "uapi", "asm-generic", "resource.h", NULL);
-	bool ok = g_file_test(a, G_FILE_TEST_IS_DIR) && g_file_test(u, G_FILE_TEST_EXISTS);
+	char *u = g_build_filename(dir, "include", "uapi", "asm-generic",
+				   "resource.h", NULL);
+	bool ok = g_file_test(a, G_FILE_TEST_IS_DIR) &&
+		  g_file_test(u, G_FILE_TEST_EXISTS);
 
 	g_free(a);
 	g_free(u);
@@ -297,32 +318,37 @@ static bool is_kernel_tree(const char *dir)
 static char *short_label(const char *dir, const char *rev)
 {
 	char *base = g_path_get_basename(dir);
-	bool hex = rev && strlen(rev) == 40 && strspn(rev, "0123456789abcdef") == 40;
-	char *out = rev ? g_strdup_printf("%s@%.*s", base, hex ? 12 : (int)strlen(rev), rev) :
+	bool hex = rev && strlen(rev) == 40 &&
+		   strspn(rev, "0123456789abcdef") == 40;
+	char *out = rev ? g_strdup_printf("%s@%.*s", base,
+					  hex ? 12 : (int)strlen(rev), rev) :
 			  g_strdup(base);
 
 	g_free(base);
 	return out;
 }
 
-struct abi_tree *abi_tree_open(const char *spec, bool baseline, const char *cache,
-			       GError **error)
+struct abi_tree *abi_tree_open(const char *spec, bool baseline,
+			       const char *cache, GError **error)
 {
 	struct abi_tree *t = g_new0(struct abi_tree, 1);
 	const char *at = strrchr(spec, '@');
-	char *dir = at && !g_file_test(spec, G_FILE_TEST_IS_DIR) ? g_strndup(spec, at - spec) :
-								    g_strdup(spec);
+	char *dir = at && !g_file_test(spec, G_FILE_TEST_IS_DIR) ?
+			    g_strndup(spec, at - spec) :
+			    g_strdup(spec);
 	const char *rev = at && strlen(dir) < strlen(spec) ? at + 1 : NULL;
 
 	t->spec = g_strdup(spec);
 	t->baseline = baseline;
 	t->label = short_label(dir, rev);
-	t->arches = g_ptr_array_new_with_free_func((GDestroyNotify)abi_arch_free);
+	t->arches =
+		g_ptr_array_new_with_free_func((GDestroyNotify)abi_arch_free);
 	if (rev) {
 		t->hash = rev_key(dir, rev);
 		if (!t->hash) {
 			g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-				    "%s: no such git revision of a kernel tree", spec);
+				    "%s: no such git revision of a kernel tree",
+				    spec);
 			goto fail;
 		}
 		t->git_dir = g_strdup(dir);
@@ -333,9 +359,10 @@ struct abi_tree *abi_tree_open(const char *spec, bool baseline, const char *cach
 	}
 	t->src = g_canonicalize_filename(dir, NULL);
 	if (!is_kernel_tree(t->src)) {
-		g_set_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
-			    "%s: not a kernel tree (no arch/ or include/uapi/asm-generic/resource.h)",
-			    spec);
+		g_set_error(
+			error, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			"%s: not a kernel tree (no arch/ or include/uapi/asm-generic/resource.h)",
+			spec);
 		goto fail;
 	}
 	if (!t->hash)

@@ -28,9 +28,10 @@ static void test_parse_defines(void **state)
 
 static void test_parse_def_files(void **state)
 {
-	const char *dd = "# 1 \"/w/usr/include/asm/resource.h\"\n#define RLIMIT_NOFILE 5\n"
-			 "# 1 \"/w/usr/include/asm-generic/resource.h\" 1\n"
-			 "#define RLIMIT_CPU 0\n# 20 \"/w/usr/include/asm/resource.h\" 2\n";
+	const char *dd =
+		"# 1 \"/w/usr/include/asm/resource.h\"\n#define RLIMIT_NOFILE 5\n"
+		"# 1 \"/w/usr/include/asm-generic/resource.h\" 1\n"
+		"#define RLIMIT_CPU 0\n# 20 \"/w/usr/include/asm/resource.h\" 2\n";
 	GHashTable *h = abi_parse_def_files(dd);
 
 	assert_string_equal(g_hash_table_lookup(h, "RLIMIT_NOFILE"),
@@ -42,7 +43,8 @@ static void test_parse_def_files(void **state)
 
 static void test_parse_expansions(void **state)
 {
-	GHashTable *h = abi_parse_expansions("\"RLIMIT_AS\" = 6\nint x;\n\"RLIM_INFINITY\" = (~0UL)\n");
+	GHashTable *h = abi_parse_expansions(
+		"\"RLIMIT_AS\" = 6\nint x;\n\"RLIM_INFINITY\" = (~0UL)\n");
 
 	assert_int_equal(g_hash_table_size(h), 2);
 	assert_string_equal(g_hash_table_lookup(h, "RLIMIT_AS"), "6");
@@ -85,8 +87,9 @@ static void test_designators(void **state)
 	GPtrArray *e = g_ptr_array_new_with_free_func(g_free);
 	char *err = NULL;
 
-	assert_true(abi_designators("{ [RLIMIT_CPU] = { \"a]{\", 0 }, [ 7 ] = { x[1], 2 }, } ;",
-				    e, &err));
+	assert_true(abi_designators(
+		"{ [RLIMIT_CPU] = { \"a]{\", 0 }, [ 7 ] = { x[1], 2 }, } ;", e,
+		&err));
 	assert_int_equal(e->len, 2);
 	assert_string_equal(e->pdata[0], "RLIMIT_CPU");
 	assert_string_equal(e->pdata[1], "7");
@@ -99,9 +102,10 @@ static void test_designators(void **state)
 
 static void test_c_initializer(void **state)
 {
-	const char *src = "static const struct limit_names lnames[RLIM_NLIMITS] = {\n"
-			  "\t[RLIMIT_CPU] = {\"Max cpu time\", \"seconds\"}, /* } */\n"
-			  "\t[RLIMIT_NICE] = {\"Max nice priority\", NULL},\n};\nint y = { 1 };\n";
+	const char *src =
+		"static const struct limit_names lnames[RLIM_NLIMITS] = {\n"
+		"\t[RLIMIT_CPU] = {\"Max cpu time\", \"seconds\"}, /* } */\n"
+		"\t[RLIMIT_NICE] = {\"Max nice priority\", NULL},\n};\nint y = { 1 };\n";
 	char *init = abi_c_initializer(src, "lnames[");
 
 	assert_non_null(init);
@@ -115,10 +119,12 @@ static void test_c_initializer(void **state)
 static struct abi_arch *generic_arch(const char *name, int n, const int *skip)
 {
 	static const char *const names[] = {
-		"RLIMIT_CPU", "RLIMIT_FSIZE", "RLIMIT_DATA", "RLIMIT_STACK", "RLIMIT_CORE",
-		"RLIMIT_RSS", "RLIMIT_NPROC", "RLIMIT_NOFILE", "RLIMIT_MEMLOCK", "RLIMIT_AS",
-		"RLIMIT_LOCKS", "RLIMIT_SIGPENDING", "RLIMIT_MSGQUEUE", "RLIMIT_NICE",
-		"RLIMIT_RTPRIO", "RLIMIT_RTTIME",
+		"RLIMIT_CPU",	   "RLIMIT_FSIZE",  "RLIMIT_DATA",
+		"RLIMIT_STACK",	   "RLIMIT_CORE",   "RLIMIT_RSS",
+		"RLIMIT_NPROC",	   "RLIMIT_NOFILE", "RLIMIT_MEMLOCK",
+		"RLIMIT_AS",	   "RLIMIT_LOCKS",  "RLIMIT_SIGPENDING",
+		"RLIMIT_MSGQUEUE", "RLIMIT_NICE",   "RLIMIT_RTPRIO",
+		"RLIMIT_RTTIME",
 	};
 	struct abi_arch *a = abi_arch_new(name);
 	struct abi_sym *s;
@@ -131,25 +137,29 @@ static struct abi_arch *generic_arch(const char *name, int n, const int *skip)
 			skipped |= skip[k] == i;
 		if (skipped)
 			continue;
-		s = abi_sym_new(names[i], "0", "include/uapi/asm-generic/resource.h");
+		s = abi_sym_new(names[i], "0",
+				"include/uapi/asm-generic/resource.h");
 		s->value = i;
 		g_ptr_array_add(a->syms, s);
 		g_array_append_val(a->init_idx, i);
 		g_array_append_val(a->lnames_idx, i);
 	}
-	s = abi_sym_new("RLIM_NLIMITS", "16", "include/uapi/asm-generic/resource.h");
+	s = abi_sym_new("RLIM_NLIMITS", "16",
+			"include/uapi/asm-generic/resource.h");
 	s->value = n;
 	g_ptr_array_add(a->syms, s);
 	return a;
 }
 
-static struct abi_tree *tree_of(const char *label, bool baseline, struct abi_arch *a)
+static struct abi_tree *tree_of(const char *label, bool baseline,
+				struct abi_arch *a)
 {
 	struct abi_tree *t = g_new0(struct abi_tree, 1);
 
 	t->label = g_strdup(label);
 	t->baseline = baseline;
-	t->arches = g_ptr_array_new_with_free_func((GDestroyNotify)abi_arch_free);
+	t->arches =
+		g_ptr_array_new_with_free_func((GDestroyNotify)abi_arch_free);
 	g_ptr_array_add(t->arches, a);
 	return t;
 }
@@ -168,7 +178,8 @@ static const struct abi_finding *only(GPtrArray *f, const char *check)
 
 static void test_check_clean(void **state)
 {
-	struct abi_tree *t = tree_of("7.2", false, generic_arch("x86", 16, NULL));
+	struct abi_tree *t =
+		tree_of("7.2", false, generic_arch("x86", 16, NULL));
 	GPtrArray *f = findings_new();
 
 	abi_check_arch(t, t->arches->pdata[0], f);
@@ -179,7 +190,8 @@ static void test_check_clean(void **state)
 
 static void test_check_fixed_and_duplicate(void **state)
 {
-	struct abi_tree *t = tree_of("7.2", false, generic_arch("mips", 16, NULL));
+	struct abi_tree *t =
+		tree_of("7.2", false, generic_arch("mips", 16, NULL));
 	struct abi_sym *rt = abi_arch_sym(t->arches->pdata[0], "RLIMIT_RTPRIO");
 	GPtrArray *f = findings_new();
 
@@ -187,11 +199,13 @@ static void test_check_fixed_and_duplicate(void **state)
 	abi_check_arch(t, t->arches->pdata[0], f);
 	/* a wrong number, and a duplicate of NICE */
 	assert_int_equal(f->len, 2);
-	assert_string_equal(((struct abi_finding *)f->pdata[0])->check, "fixed-number");
+	assert_string_equal(((struct abi_finding *)f->pdata[0])->check,
+			    "fixed-number");
 	assert_string_equal(((struct abi_finding *)f->pdata[0])->message,
 			    "7.2: mips: RLIMIT_RTPRIO is 13, must be 14 "
 			    "(include/uapi/asm-generic/resource.h)");
-	assert_string_equal(((struct abi_finding *)f->pdata[1])->check, "duplicate");
+	assert_string_equal(((struct abi_finding *)f->pdata[1])->check,
+			    "duplicate");
 	assert_non_null(strstr(((struct abi_finding *)f->pdata[1])->message,
 			       "RLIMIT_NICE and RLIMIT_RTPRIO are both 13"));
 	g_ptr_array_free(f, TRUE);
@@ -200,13 +214,16 @@ static void test_check_fixed_and_duplicate(void **state)
 
 static void test_check_nlimits(void **state)
 {
-	struct abi_tree *t = tree_of("6.1", false, generic_arch("arm64", 16, NULL));
+	struct abi_tree *t =
+		tree_of("6.1", false, generic_arch("arm64", 16, NULL));
 	GPtrArray *f = findings_new();
 	const struct abi_finding *x;
 
 	abi_arch_sym(t->arches->pdata[0], "RLIM_NLIMITS")->value = 15;
-	g_array_set_size(((struct abi_arch *)t->arches->pdata[0])->init_idx, 15);
-	g_array_set_size(((struct abi_arch *)t->arches->pdata[0])->lnames_idx, 15);
+	g_array_set_size(((struct abi_arch *)t->arches->pdata[0])->init_idx,
+			 15);
+	g_array_set_size(((struct abi_arch *)t->arches->pdata[0])->lnames_idx,
+			 15);
 	abi_check_arch(t, t->arches->pdata[0], f);
 	x = only(f, "nlimits");
 	assert_string_equal(x->symbol, "RLIM_NLIMITS");
@@ -217,7 +234,8 @@ static void test_check_nlimits(void **state)
 
 static void test_check_coverage(void **state)
 {
-	struct abi_tree *t = tree_of("5.10", false, generic_arch("x86", 16, NULL));
+	struct abi_tree *t =
+		tree_of("5.10", false, generic_arch("x86", 16, NULL));
 	struct abi_arch *a = t->arches->pdata[0];
 	GPtrArray *f = findings_new();
 	const struct abi_finding *x;
@@ -227,8 +245,10 @@ static void test_check_coverage(void **state)
 	x = only(f, "coverage");
 	assert_string_equal(x->symbol, "RLIMIT_RTPRIO");
 	assert_string_equal(x->file, "include/asm-generic/resource.h");
-	assert_non_null(strstr(x->message, "INIT_RLIMITS (include/asm-generic/resource.h) has no "
-					   "entry for 14 (RLIMIT_RTPRIO)"));
+	assert_non_null(
+		strstr(x->message,
+		       "INIT_RLIMITS (include/asm-generic/resource.h) has no "
+		       "entry for 14 (RLIMIT_RTPRIO)"));
 	g_ptr_array_free(f, TRUE);
 	abi_tree_free(t);
 }
@@ -258,13 +278,16 @@ static void test_check_baseline_holes(void **state)
 
 static void test_check_trees(void **state)
 {
-	GPtrArray *trees = g_ptr_array_new_with_free_func((GDestroyNotify)abi_tree_free);
+	GPtrArray *trees =
+		g_ptr_array_new_with_free_func((GDestroyNotify)abi_tree_free);
 	GPtrArray *f = findings_new();
-	struct abi_tree *moved = tree_of("6.12", false, generic_arch("x86", 16, NULL));
+	struct abi_tree *moved =
+		tree_of("6.12", false, generic_arch("x86", 16, NULL));
 	const struct abi_finding *x;
 	struct abi_arch *ba;
 
-	g_ptr_array_add(trees, tree_of("7.2", false, generic_arch("x86", 16, NULL)));
+	g_ptr_array_add(trees,
+			tree_of("7.2", false, generic_arch("x86", 16, NULL)));
 	g_ptr_array_add(trees, baseline_tree());
 	abi_check_trees(trees, f);
 	assert_int_equal(f->len, 0);
@@ -273,8 +296,10 @@ static void test_check_trees(void **state)
 	abi_check_trees(trees, f);
 	x = only(f, "moved");
 	assert_string_equal(x->tree, "6.12");
-	assert_string_equal(x->message, "6.12: x86: RLIMIT_LOCKS is 10 in 7.2 but 17 in 6.12 "
-					"(include/uapi/asm-generic/resource.h)");
+	assert_string_equal(
+		x->message,
+		"6.12: x86: RLIMIT_LOCKS is 10 in 7.2 but 17 in 6.12 "
+		"(include/uapi/asm-generic/resource.h)");
 	/* a baseline may lack only NICE and RTPRIO */
 	ba = ((struct abi_tree *)trees->pdata[1])->arches->pdata[0];
 	g_ptr_array_remove_index(trees, 2);
@@ -289,8 +314,10 @@ static void test_check_trees(void **state)
 
 static void test_check_libc(void **state)
 {
-	struct abi_tree *t = tree_of("7.2", false, generic_arch("mips", 16, NULL));
-	GPtrArray *libcs = g_ptr_array_new_with_free_func((GDestroyNotify)abi_libc_free);
+	struct abi_tree *t =
+		tree_of("7.2", false, generic_arch("mips", 16, NULL));
+	GPtrArray *libcs =
+		g_ptr_array_new_with_free_func((GDestroyNotify)abi_libc_free);
 	struct abi_libc *l = g_new0(struct abi_libc, 1);
 	struct abi_arch *a = t->arches->pdata[0];
 	GPtrArray *f = findings_new();
@@ -309,9 +336,11 @@ static void test_check_libc(void **state)
 	g_ptr_array_add(libcs, l);
 	abi_check_libc(t, libcs, f);
 	x = only(f, "libc");
-	assert_string_equal(x->message, "7.2: mips: RLIMIT_NOFILE is 7 in the kernel "
-					"(include/uapi/asm-generic/resource.h) but 5 in glibc "
-					"(mips-linux-gnu)");
+	assert_string_equal(
+		x->message,
+		"7.2: mips: RLIMIT_NOFILE is 7 in the kernel "
+		"(include/uapi/asm-generic/resource.h) but 5 in glibc "
+		"(mips-linux-gnu)");
 	g_ptr_array_free(f, TRUE);
 	g_ptr_array_free(libcs, TRUE);
 	abi_tree_free(t);
@@ -339,7 +368,8 @@ static void test_arch_json_roundtrip(void **state)
 
 static void test_table_marks(void **state)
 {
-	struct abi_tree *t = tree_of("7.2", false, generic_arch("x86", 16, NULL));
+	struct abi_tree *t =
+		tree_of("7.2", false, generic_arch("x86", 16, NULL));
 	struct abi_arch *m = generic_arch("mips", 16, NULL);
 	GPtrArray *f = findings_new();
 	char *table, *x86;
