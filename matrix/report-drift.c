@@ -315,7 +315,11 @@ static struct drift *drift_version(GKeyFile *kf, const char *top,
 	}
 	dir = g_build_filename(top, series, NULL);
 	tip = last_step(dir);
-	if (!canon)
+	if (!tip)
+		d = drift_new(v, DRIFT_UNAVAILABLE,
+			      g_strdup_printf("%s/order lists no step (no backport series yet)",
+					      series));
+	else if (!canon)
 		d = drift_new(v, DRIFT_UNAVAILABLE, g_strdup(cwhy));
 	else if (!side_find(&bp, cache, v, tip))
 		d = drift_new(v, DRIFT_UNAVAILABLE, g_strdup(bp.why));
@@ -325,7 +329,7 @@ static struct drift *drift_version(GKeyFile *kf, const char *top,
 					      canon->version, canon->tip_step, v, tip, series));
 	if (d->state == DRIFT_COMPARED)
 		compare(d, canon, &bp);
-	if (canon)
+	if (tip && canon)
 		side_clear(&bp);
 	g_free(tip);
 	g_free(dir);
