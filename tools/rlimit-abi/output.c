@@ -298,38 +298,97 @@ char *abi_table(const struct abi_tree *t, GPtrArray *findings)
 	return g_string_free(out, FALSE);
 }
 
+static json_t *tree_row(const struct abi_tree *t, const struct abi_arch *a,
+			const struct cols *c, GPtrArray *findings)
+{
+	json_t *row = json_pack("{s:s, s:s}", "arch", a->name, "state",
+				abi_state_name(a->state));
+
+	for (guint j = 0; j < c->names->len; j++) {
+		char *v = a->state == ABI_OK ?
+				  cell(t, a, c, c->names->pdata[j], findings) :
+				  g_strdup("");
+
+		json_object_set_new(row, short_name(c->names->pdata[j]),
+				    json_string(v));
+		g_free(v);
+	}
+	return row;
+}
+
+static guint trees_with_arch(GPtrArray *trees, const char *arch)
+{
+	guint n = 0;
+
+	for (guint i = 0; i < trees->len; i++) {
+		const struct abi_tree *t = trees->pdata[i];
+
+		for (guint k = 0; k < t->arches->len; k++)
+			n += !strcmp(
+				((struct abi_arch *)t->arches->pdata[k])->name,
+				arch);
+	}
+	return n;
+}
+
+/*
+ * One row per arch and distinct row of values, naming the trees it holds
+ * for ("all" when every tree with the arch): a matrix of many steps stays
+ * as short as its departures.
+ */
 static json_t *matrix_rows(GPtrArray *trees, GPtrArray *findings)
 {
-	json_t *rows = json_array();
+	GPtrArray *rows =
+		g_ptr_array_new_with_free_func((GDestroyNotify)json_decref);
+	GPtrArray *labels = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)g_ptr_array_unref);
+	json_t *out = json_array();
 
 	for (guint i = 0; i < trees->len; i++) {
 		const struct abi_tree *t = trees->pdata[i];
 		struct cols c = cols_of(t);
 
 		for (guint k = 0; k < t->arches->len; k++) {
-			const struct abi_arch *a = t->arches->pdata[k];
-			json_t *row = json_pack("{s:s, s:s, s:s}", "tree",
-						t->label, "arch", a->name,
-						"state",
-						abi_state_name(a->state));
+			json_t *row =
+				tree_row(t, t->arches->pdata[k], &c, findings);
+			guint r = 0;
 
-			for (guint j = 0; j < c.names->len; j++) {
-				char *v = a->state == ABI_OK ?
-						  cell(t, a, &c,
-						       c.names->pdata[j],
-						       findings) :
-						  g_strdup("");
-
-				json_object_set_new(
-					row, short_name(c.names->pdata[j]),
-					json_string(v));
-				g_free(v);
+			while (r < rows->len &&
+			       !json_equal(rows->pdata[r], row))
+				r++;
+			if (r == rows->len) {
+				g_ptr_array_add(rows, json_incref(row));
+				g_ptr_array_add(labels, g_ptr_array_new());
 			}
-			json_array_append_new(rows, row);
+			g_ptr_array_add(labels->pdata[r], t->label);
+			json_decref(row);
 		}
 		cols_free(&c);
 	}
-	return rows;
+	for (guint r = 0; r < rows->len; r++) {
+		GPtrArray *l = labels->pdata[r];
+		json_t *row = json_object(), *v;
+		const char *k;
+		char *names;
+
+		g_ptr_array_add(l, NULL);
+		names = l->len - 1 == trees_with_arch(
+					      trees,
+					      json_string_value(json_object_get(
+						      rows->pdata[r],
+						      "arch"))) &&
+					trees->len > 1 ?
+				g_strdup("all") :
+				g_strjoinv(", ", (char **)l->pdata);
+		json_object_set_new(row, "trees", json_string(names));
+		json_object_foreach(rows->pdata[r], k, v)
+			json_object_set(row, k, v);
+		json_array_append_new(out, row);
+		g_free(names);
+	}
+	g_ptr_array_free(labels, TRUE);
+	g_ptr_array_free(rows, TRUE);
+	return out;
 }
 
 json_t *abi_report_json(GPtrArray *trees, GPtrArray *libcs, GPtrArray *findings)

@@ -320,10 +320,20 @@ static char *short_label(const char *dir, const char *rev)
 	char *base = g_path_get_basename(dir);
 	bool hex = rev && strlen(rev) == 40 &&
 		   strspn(rev, "0123456789abcdef") == 40;
-	char *out = rev ? g_strdup_printf("%s@%.*s", base,
-					  hex ? 12 : (int)strlen(rev), rev) :
-			  g_strdup(base);
+	char *tags = hex ? git_out(dir, "tag", "--points-at", rev, NULL) : NULL;
+	char *out;
 
+	/* kmatrix passes commit ids: name them by their step tag when they have one */
+	if (tags && *tags) {
+		tags[strcspn(tags, "\n")] = '\0';
+		out = g_strdup_printf("%s@%s", base, tags);
+	} else if (rev) {
+		out = g_strdup_printf("%s@%.*s", base,
+				      hex ? 12 : (int)strlen(rev), rev);
+	} else {
+		out = g_strdup(base);
+	}
+	g_free(tags);
 	g_free(base);
 	return out;
 }

@@ -391,6 +391,40 @@ static void test_table_marks(void **state)
 	abi_tree_free(t);
 }
 
+static void test_report_groups_rows(void **state)
+{
+	GPtrArray *trees =
+		g_ptr_array_new_with_free_func((GDestroyNotify)abi_tree_free);
+	GPtrArray *f = findings_new();
+	json_t *r, *m, *row;
+
+	g_ptr_array_add(trees,
+			tree_of("6.12", false, generic_arch("x86", 16, NULL)));
+	g_ptr_array_add(trees,
+			tree_of("7.2", false, generic_arch("x86", 16, NULL)));
+	g_ptr_array_add(trees,
+			tree_of("7.2@x", false, generic_arch("x86", 16, NULL)));
+	abi_arch_sym(((struct abi_tree *)trees->pdata[2])->arches->pdata[0],
+		     "RLIMIT_AS")
+		->value = 99;
+	abi_check_trees(trees, f);
+	r = abi_report_json(trees, NULL, f);
+	m = json_object_get(r, "matrix");
+	assert_int_equal(json_array_size(m), 2);
+	row = json_array_get(m, 0);
+	assert_string_equal(json_string_value(json_object_get(row, "trees")),
+			    "6.12, 7.2");
+	row = json_array_get(m, 1);
+	assert_string_equal(json_string_value(json_object_get(row, "trees")),
+			    "7.2@x");
+	assert_string_equal(json_string_value(json_object_get(row, "AS")),
+			    "99!");
+	assert_false(json_is_true(json_object_get(r, "ok")));
+	json_decref(r);
+	g_ptr_array_free(f, TRUE);
+	g_ptr_array_free(trees, TRUE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -410,6 +444,7 @@ int main(void)
 		cmocka_unit_test(test_check_libc),
 		cmocka_unit_test(test_arch_json_roundtrip),
 		cmocka_unit_test(test_table_marks),
+		cmocka_unit_test(test_report_groups_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
