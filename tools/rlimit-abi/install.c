@@ -123,10 +123,15 @@ static bool header_arch_query(const char *src, const char *work,
 		a->state = ABI_NOT_EXPORTABLE;
 		a->detail = last_line(m ? m + 4 : err);
 	} else {
+		/* the first "***" line is make's reason, the rest its unwinding */
+		char *m = strstr(err, "***");
+		char *why = m ? g_strndup(m, strcspn(m, "\n")) : last_line(err);
+
 		a->state = ABI_ERROR;
 		a->detail = g_strdup_printf(
 			"make -n ARCH=%s headers failed (exit %d): %s", a->name,
-			rc, err);
+			rc, why);
+		g_free(why);
 	}
 	g_strfreev(env);
 	g_free(out);
