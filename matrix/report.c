@@ -127,7 +127,9 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 
 		path = result_path(dir, c->version, c->arch, c->step, suffix);
 		g_free(suffix);
-		if (!g_file_get_contents(path, &text, &len, NULL)) {
+		/* an empty log (a step that applied cleanly) explains nothing */
+		if (!g_file_get_contents(path, &text, &len, NULL) || !len) {
+			g_clear_pointer(&text, g_free);
 			g_free(path);
 			path = NULL;
 		}
