@@ -85,7 +85,11 @@ static char *git_out(const char *dir, const char *a1, const char *a2,
 	return g_strstrip(out);
 }
 
-static void hash_file(GChecksum *sum, const char *top, const char *rel)
+static bool wanted(const char *path);
+
+/* Hash the files under rel (all of them, or only those the checks read). */
+static void hash_walk(GChecksum *sum, const char *top, const char *rel,
+		      bool filter)
 {
 	char *path = g_build_filename(top, rel, NULL);
 	char *data = NULL;
@@ -102,9 +106,10 @@ static void hash_file(GChecksum *sum, const char *top, const char *rel)
 			g_dir_close(d);
 		g_ptr_array_sort(names, cmp_str);
 		for (guint i = 0; i < names->len; i++)
-			hash_file(sum, top, names->pdata[i]);
+			hash_walk(sum, top, names->pdata[i], filter);
 		g_ptr_array_free(names, TRUE);
-	} else if (g_file_get_contents(path, &data, &len, NULL)) {
+	} else if ((!filter || wanted(rel)) &&
+		   g_file_get_contents(path, &data, &len, NULL)) {
 		g_checksum_update(sum, (const guchar *)rel, strlen(rel) + 1);
 		g_checksum_update(sum, (const guchar *)data, len);
 		g_free(data);
@@ -116,28 +121,15 @@ static void hash_file(GChecksum *sum, const char *top, const char *rel)
 static char *content_hash(const char *src)
 {
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-	GPtrArray *arches = abi_tree_arch_names(src);
 	char *out;
 
-	for (int i = 0; tree_paths[i]; i++)
-		if (tree_paths[i][0] != ':' && tree_paths[i][0] != '?')
-			hash_file(sum, src, tree_paths[i]);
-	for (guint i = 0; i < arches->len; i++) {
-		char *a = g_build_filename("arch", arches->pdata[i], NULL);
-		char *inc = g_build_filename(a, "include", NULL);
-		char *mk = g_build_filename(a, "Makefile", NULL);
-		char *sys = g_build_filename(a, "kernel", "Makefile.syscalls",
-					     NULL);
+	for (int i = 0; tree_paths[i]; i++) {
+		const char *p = tree_paths[i] + (tree_paths[i][0] == '?');
 
-		hash_file(sum, src, inc);
-		hash_file(sum, src, mk);
-		hash_file(sum, src, sys);
-		g_free(a);
-		g_free(inc);
-		g_free(mk);
-		g_free(sys);
+		if (p[0] != ':' && !g_str_has_prefix(p, "arch/"))
+			hash_walk(sum, src, p, false);
 	}
-	g_ptr_array_free(arches, TRUE);
+	hash_walk(sum, src, "arch", true);
 	out = g_strconcat("content-", g_checksum_get_string(sum), NULL);
 	g_checksum_free(sum);
 	return out;
