@@ -32,6 +32,7 @@ struct cell {
 	char *path;		/* the result file */
 	char *initramfs;	/* packed, content-addressed */
 	char *key;
+	char *build_key;	/* the key without the expectations */
 	json_t *result;
 	struct outcome out;
 	double eta;		/* seconds this cell took last time, 0 if unknown */

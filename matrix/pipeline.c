@@ -214,14 +214,20 @@ int pipeline_run(struct plan *p)
 	char *now;
 
 	p->run = run_json(p);
-	write_run_json(p);
+	/* Under git bisect one cell runs: the last real run's metadata stays. */
+	if (!p->keep_checkout)
+		write_run_json(p);
 	progress_begin(p->cells->len, total_eta(p));
 	run_set_tick(progress_tick);
 	for (guint i = 0; i < p->cells->len && !run_stop_signal(); i++) {
 		struct cell *c = p->cells->pdata[i];
 
-		if (cell_reusable(p, c))
+		enum reuse r = cell_reusable(p, c);
+
+		if (r == REUSE_CACHED)
 			count(&pl, c, true);
+		else if (r == REUSE_REJUDGED)
+			finish(&pl, c);
 		else if (c->out.verdict)
 			finish(&pl, c);
 		else
@@ -242,7 +248,8 @@ int pipeline_run(struct plan *p)
 	progress_end();
 	json_object_set_new(p->run, "finished", json_string_nocheck(now = result_now()));
 	g_free(now);
-	write_run_json(p);
+	if (!p->keep_checkout)
+		write_run_json(p);
 	printf("kmatrix: %d met, %d not met\n", pl.met, pl.unmet);
 	if (pl.setup_errors == (int)p->cells->len) {
 		g_printerr("kmatrix: nothing could run (set-up errors above)\n");

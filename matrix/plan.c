@@ -181,6 +181,8 @@ static char *cell_key(const struct plan *p, struct cell *c)
 	in.arch_conf = arch_conf;
 	in.fragment = fragment;
 	key = key_compute(&in);
+	in.expectations = NULL;
+	c->build_key = key_compute(&in);
 	g_free(arch_conf);
 	g_free(fragment);
 	g_strfreev(argv);
@@ -293,30 +295,73 @@ int plan_cells(struct plan *p)
 	return run_stop_signal() ? 128 + run_stop_signal() : 0;
 }
 
-bool cell_reusable(const struct plan *p, struct cell *c)
+static bool same(json_t *o, const char *field, const char *want)
+{
+	const char *have = json_string_value(json_object_get(o, field));
+
+	return have && want && !strcmp(have, want);
+}
+
+/*
+ * Only the expectations changed: the kernel, the tests and their console
+ * are the same, so judge the stored console again instead of rebuilding.
+ */
+static bool rejudge(const struct plan *p, struct cell *c, json_t *old)
+{
+	const char *verdict = json_string_value(json_object_get(old, "verdict"));
+	char *log = cell_log(c, "console");
+	char *text = NULL;
+	bool judged = !strcmp(verdict, "pass") || !strcmp(verdict, "test-failed") ||
+		      !strcmp(verdict, "unexpected-pass");
+
+	if (judged && !g_file_get_contents(log, &text, NULL, NULL)) {
+		g_free(log);
+		return false;
+	}
+	json_decref(c->result);
+	c->result = json_incref(old);
+	if (judged) {
+		json_object_set_new(c->result, "tests", json_array());
+		test_judge(text, p->exp, c->step->id, c->result, &c->out);
+	} else {
+		outcome_set(&c->out, verdict, "%s", json_string_value(json_object_get(old, "summary")));
+		for (size_t i = 0; i < json_array_size(json_object_get(old, "evidence")); i++)
+			outcome_add(&c->out, "%s", json_string_value(
+				json_array_get(json_object_get(old, "evidence"), i)));
+	}
+	g_free(text);
+	g_free(log);
+	return true;
+}
+
+enum reuse cell_reusable(const struct plan *p, struct cell *c)
 {
 	char *why = NULL;
 	json_t *old;
-	bool ok;
+	enum reuse r = REUSE_NONE;
 
 	if (p->force || !c->key)
-		return false;
+		return REUSE_NONE;
 	old = result_read(c->path, c->v->name, c->a->name, c->step->id, &why);
 	if (!old) {
 		if (g_file_test(c->path, G_FILE_TEST_EXISTS))
 			g_printerr("kmatrix: ignoring %s\n", why);
 		g_free(why);
-		return false;
+		return REUSE_NONE;
 	}
-	ok = json_is_true(json_object_get(old, "final")) &&
-	     !strcmp(json_string_value(json_object_get(old, "key")), c->key);
-	if (ok) {
+	if (!json_is_true(json_object_get(old, "final")))
+		r = REUSE_NONE;
+	else if (same(old, "key", c->key))
+		r = REUSE_CACHED;
+	else if (same(json_object_get(old, "inputs"), "build_key", c->build_key) &&
+		 rejudge(p, c, old))
+		r = REUSE_REJUDGED;
+	if (r == REUSE_CACHED) {
 		json_decref(c->result);
-		c->result = old;
-	} else {
-		json_decref(old);
+		c->result = json_incref(old);
 	}
-	return ok;
+	json_decref(old);
+	return r;
 }
 
 static void fill_identity(const struct plan *p, struct cell *c)
@@ -335,6 +380,7 @@ static void fill_identity(const struct plan *p, struct cell *c)
 	result_set_input(r, "initramfs", pk ? pk->sha : NULL);
 	result_set_input(r, "expectations", p->expectations_sha);
 	result_set_input(r, "quirks", c->qemu.quirks);
+	result_set_input(r, "build_key", c->build_key);
 	result_set_timing(r, "apply", s->seconds);
 	result_set_timing(r, "pack", pk ? pk->seconds : 0);
 }
@@ -365,6 +411,7 @@ static void cell_free(struct cell *c)
 	g_free(c->path);
 	g_free(c->initramfs);
 	g_free(c->key);
+	g_free(c->build_key);
 	if (c->result)
 		json_decref(c->result);
 	outcome_clear(&c->out);

@@ -54,7 +54,12 @@ bool plan_selected(char **list, const char *name);
 
 /* Write the cell's result file; final when the cell is complete. */
 void cell_finish(struct plan *p, struct cell *c, bool final);
-bool cell_reusable(const struct plan *p, struct cell *c);
+enum reuse {
+	REUSE_NONE,
+	REUSE_CACHED,		/* same key: the stored result stands */
+	REUSE_REJUDGED,		/* only the expectations changed: judged again */
+};
+enum reuse cell_reusable(const struct plan *p, struct cell *c);
 
 int pipeline_run(struct plan *p);
 /* Run build/rlimit-abi on every step commit; its JSON goes to run.json. */
