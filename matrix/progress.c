@@ -40,17 +40,17 @@ static void clear_line(void)
 
 static void draw(void)
 {
-	char el[16], eta[16];
+	char el[16], run[16], eta[16];
 	double left = P.eta_left - MIN(since(P.cell_start), P.cell_eta);
 
 	if (!P.tty || !P.what)
 		return;
 	fmt_time(el, sizeof(el), since(P.stage_start));
+	fmt_time(run, sizeof(run), since(P.start));
 	fmt_time(eta, sizeof(eta), MAX(left, 0));
 	clear_line();
-	fprintf(stderr, "[%d/%d] %s %s  (run %s, ETA %s%s)", P.done + 1, P.total, P.what, el,
-		(fmt_time(el, sizeof(el), since(P.start)), el), P.eta_left > 0 ? "" : "~",
-		P.eta_left > 0 ? eta : "?");
+	fprintf(stderr, "[%d/%d] %s %s  (run %s, ETA %s)", P.done + 1, P.total, P.what, el,
+		run, P.eta_left > 0 ? eta : "unknown");
 	fflush(stderr);
 	P.drawn = true;
 	P.last_draw = g_get_monotonic_time();
