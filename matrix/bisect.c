@@ -167,10 +167,10 @@ static int judge_commit(const char *tree, char **env, const struct bisect_opts *
 	return rc;
 }
 
-static void print_departure(struct plan *p, const struct step *s)
+static void print_departure(struct plan *p, const struct bisect_opts *b,
+			    const struct step *s)
 {
-	char *path = result_path(p->results, p->m->versions->len ? ((struct version_run *)p->vruns->pdata[0])->v->name : "",
-				 ((struct cell *)p->cells->pdata[0])->a->name, s->id, ".json");
+	char *path = result_path(p->results, b->version, b->arch, s->id, ".json");
 	char *why = NULL;
 	json_t *r = result_read(path, NULL, NULL, NULL, &why);
 	json_t *e;
@@ -218,7 +218,7 @@ static int run_bisect(struct plan *p, struct version_run *vr, const struct bisec
 	if (rc == 0) {
 		printf("step %s meets its expectation: no departure to bisect\n", last->id);
 	} else if (rc == 1 && (rc = judge_commit(vr->tree, env, b, first->commit)) == 1) {
-		print_departure(p, first);
+		print_departure(p, b, first);
 	} else if (rc == 0) {
 		g_ptr_array_add(args, "bisect");
 		g_ptr_array_add(args, "run");
@@ -228,7 +228,7 @@ static int run_bisect(struct plan *p, struct version_run *vr, const struct bisec
 		rc = git(vr->tree, env, start) || git(vr->tree, env, (char **)args->pdata) ? 2 : 1;
 		bad = tree_git(vr->tree, "rev-parse", "-q", "--verify", "refs/bisect/bad", NULL);
 		if (rc == 1 && bad && step_of(vr, bad))
-			print_departure(p, step_of(vr, bad));
+			print_departure(p, b, step_of(vr, bad));
 		git(vr->tree, env, reset);
 	} else {
 		g_printerr("kmatrix: cannot judge the end points of %s (exit %d)\n", vr->v->name, rc);

@@ -30,13 +30,20 @@ int cmd_run(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
 	GOptionEntry entries[] = {
-		{ "versions", 0, 0, G_OPTION_ARG_STRING, &o.versions, "Kernel versions to run (comma-separated; default: all in matrix.conf)", "LIST" },
-		{ "arches", 0, 0, G_OPTION_ARG_STRING, &o.arches, "Architectures to run (default: all)", "LIST" },
-		{ "steps", 0, 0, G_OPTION_ARG_STRING, &o.steps, "Steps to run (stock, baseline, series step ids; default: all)", "LIST" },
-		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force, "Re-run cells whose cached result is still valid", NULL },
-		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o.cache, "Cache directory (default: $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
-		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o.results, "Results directory (default: <cache>/results)", "DIR" },
-		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &o.matrix, "Matrix definition (default: matrix/matrix.conf)", "FILE" },
+		{ "versions", 0, 0, G_OPTION_ARG_STRING, &o.versions,
+		  "Kernel versions to run (comma-separated; default: all in matrix.conf)", "LIST" },
+		{ "arches", 0, 0, G_OPTION_ARG_STRING, &o.arches,
+		  "Architectures to run (default: all)", "LIST" },
+		{ "steps", 0, 0, G_OPTION_ARG_STRING, &o.steps,
+		  "Steps to run (stock, baseline, series step ids; default: all)", "LIST" },
+		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force,
+		  "Re-run cells whose cached result is still valid", NULL },
+		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o.cache,
+		  "Cache directory (default: $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o.results,
+		  "Results directory (default: <cache>/results)", "DIR" },
+		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &o.matrix,
+		  "Matrix definition (default: matrix/matrix.conf)", "FILE" },
 		{ NULL }
 	};
 	struct plan p;
