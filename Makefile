@@ -20,18 +20,25 @@ include matrix/build.mk
 include guest-tests/build.mk
 include tools/build.mk
 include tests/check.mk
+include tests/report/build.mk
 
 # All set-up through apt; idempotent, prints what it installs.
 setup:
 	tools/setup-host
 
-# The full matrix, then its report in every format; the exit status is the
-# run's (0: every cell met its expectation), the reports are written anyway.
+# The full matrix, then its report in every format, with the trend against
+# the previous run's report; the exit status is the run's (0: every cell met
+# its expectation), the reports are written anyway.
 matrix: setup all
 	@mkdir -p $(REPORT_DIR)
-	@rc=0; $(KMATRIX) run $(KMATRIX_ARGS) || rc=$$?; \
-	$(KMATRIX) report --format md -o $(REPORT_DIR)/report.md || rc=2; \
-	$(KMATRIX) report --format html -o $(REPORT_DIR)/report.html || rc=2; \
+	@rc=0; against=; \
+	if [ -f $(REPORT_DIR)/report.json ]; then \
+		mv $(REPORT_DIR)/report.json $(REPORT_DIR)/previous.json; \
+		against="--against $(REPORT_DIR)/previous.json"; \
+	fi; \
+	$(KMATRIX) run $(KMATRIX_ARGS) || rc=$$?; \
+	$(KMATRIX) report --format md $$against -o $(REPORT_DIR)/report.md || rc=2; \
+	$(KMATRIX) report --format html $$against -o $(REPORT_DIR)/report.html || rc=2; \
 	$(KMATRIX) report --format junit -o $(REPORT_DIR)/junit.xml || rc=2; \
 	$(KMATRIX) report --format json -o $(REPORT_DIR)/report.json || rc=2; \
 	echo "report: $(REPORT_DIR)/report.md (also .html, .json, junit.xml)"; \
