@@ -38,16 +38,21 @@ static void count(struct pipeline *pl, struct cell *c, bool reused)
 }
 
 /* A stage's result is final unless the host, not the kernel, failed us. */
-static void finish(struct pipeline *pl, struct cell *c)
+static void record(struct pipeline *pl, struct cell *c)
 {
 	const char *v = c->out.verdict;
 	bool final = !v || (strcmp(v, "infra-error") && strcmp(v, "setup-error") &&
 			    strcmp(v, "apply-failed"));
 
-	if (run_stop_signal())
-		return;
 	cell_finish(pl->p, c, final);
 	count(pl, c, false);
+}
+
+/* A stage cut short by SIGINT/SIGTERM decided nothing: record no result. */
+static void finish(struct pipeline *pl, struct cell *c)
+{
+	if (!run_stop_signal())
+		record(pl, c);
 }
 
 static void finish_boot(struct pipeline *pl)
@@ -58,7 +63,9 @@ static void finish_boot(struct pipeline *pl)
 		return;
 	progress_stage(c, "boot (finishing)");
 	boot_finish(&pl->boot, pl->p->exp);
-	finish(pl, c);
+	/* A guest that finished before the signal came is a finished cell. */
+	if (!pl->boot.ch.interrupted)
+		record(pl, c);
 }
 
 static int checkout(struct pipeline *pl, struct cell *c)
