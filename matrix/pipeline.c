@@ -96,7 +96,9 @@ static double stage_time(gint64 t0)
 	return (g_get_monotonic_time() - t0) / 1e6;
 }
 
-static int configure_and_build(struct cell *c)
+static void reap_boot(struct pipeline *pl);
+
+static int configure_and_build(struct pipeline *pl, struct cell *c)
 {
 	gint64 t0 = g_get_monotonic_time();
 	int rc;
@@ -116,6 +118,7 @@ static int configure_and_build(struct cell *c)
 	g_free(config);
 	if (rc != 0)
 		return rc;
+	reap_boot(pl);
 	progress_stage(c, "build");
 	t0 = g_get_monotonic_time();
 	rc = build_cell(c);
@@ -123,13 +126,22 @@ static int configure_and_build(struct cell *c)
 	return rc;
 }
 
+/* Record a boot that has ended, so an interruption later cannot lose it. */
+static void reap_boot(struct pipeline *pl)
+{
+	run_poll();
+	if (pl->boot.active && pl->boot.ch.done)
+		finish_boot(pl);
+}
+
 static void run_cell(struct pipeline *pl, struct cell *c)
 {
+	reap_boot(pl);
 	/* The boot in flight may still read this build directory's image. */
 	if (pl->boot.active && !strcmp(pl->boot.cell->build_dir, c->build_dir))
 		finish_boot(pl);
 	progress_stage(c, "apply");
-	if (checkout(pl, c) != 0 || configure_and_build(c) != 0) {
+	if (checkout(pl, c) != 0 || configure_and_build(pl, c) != 0) {
 		finish(pl, c);
 		return;
 	}
