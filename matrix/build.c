@@ -29,7 +29,7 @@ static const char *infra_cause(const char *text)
 	return NULL;
 }
 
-static void build_failed(struct cell *c, const char *log)
+void build_evidence(struct outcome *o, const char *log, const char *target)
 {
 	char *text = NULL, **lines;
 	const char *infra;
@@ -39,17 +39,17 @@ static void build_failed(struct cell *c, const char *log)
 		text = g_strdup("");
 	infra = infra_cause(text);
 	if (infra)
-		outcome_set(&c->out, "infra-error", "build: %s", infra);
+		outcome_set(o, "infra-error", "build: %s", infra);
 	else
-		outcome_set(&c->out, "build-failed", "make %s failed", c->a->image_target);
+		outcome_set(o, "build-failed", "make %s failed", target);
 	lines = g_strsplit(text, "\n", -1);
 	for (int i = 0; lines[i] && n < ERROR_LINES; i++)
 		if (is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
-			outcome_add(&c->out, "%s", lines[i]);
+			outcome_add(o, "%s", lines[i]);
 			n++;
 		}
 	if (!n)
-		outcome_add_log(&c->out, log, 20, true);
+		outcome_add_log(o, log, 20, true);
 	g_strfreev(lines);
 	g_free(text);
 }
@@ -70,7 +70,7 @@ int build_cell(struct cell *c)
 	ch.argv = (char **)argv->pdata;
 	rc = run_command(&ch);
 	if (rc != 0 && !run_stop_signal()) {
-		build_failed(c, log);
+		build_evidence(&c->out, log, c->a->image_target);
 	} else if (rc == 0 && !g_file_test(image, G_FILE_TEST_IS_REGULAR)) {
 		outcome_set(&c->out, "build-failed", "make succeeded but %s is missing", image);
 		rc = 1;

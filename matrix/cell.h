@@ -57,5 +57,7 @@ GHashTable *config_read(const char *path);
 int config_verify(const char *fragment, const char *config, struct outcome *o);
 int configure_cell(struct cell *c);
 int build_cell(struct cell *c);
+/* A failed build's verdict from its log: the compiler's error lines, or infra-error. */
+void build_evidence(struct outcome *o, const char *log, const char *target);
 
 #endif

@@ -127,6 +127,30 @@ static void test_done(void **state)
 	outcome_clear(&o);
 }
 
+static void test_build_error_lines(void **state)
+{
+	struct outcome o = { 0 };
+
+	build_evidence(&o, "fixtures/buildlog/compile-error.log", "bzImage");
+	assert_string_equal(o.verdict, "build-failed");
+	assert_string_equal(o.summary, "make bzImage failed");
+	assert_true(has_evidence(&o, "sys.c:214:13: error: implicit declaration of function 'can_nice2'"));
+	assert_true(has_evidence(&o, "kernel/sys.o] Error 1"));
+	assert_false(has_evidence(&o, "CC      kernel/sched/core.o"));
+	outcome_clear(&o);
+}
+
+static void test_build_disk_full(void **state)
+{
+	struct outcome o = { 0 };
+
+	build_evidence(&o, "fixtures/buildlog/disk-full.log", "bzImage");
+	assert_string_equal(o.verdict, "infra-error");
+	assert_string_equal(o.summary, "build: no space left on device");
+	assert_true(has_evidence(&o, "No space left on device"));
+	outcome_clear(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +162,8 @@ int main(void)
 		cmocka_unit_test(test_hang),
 		cmocka_unit_test(test_qemu_failed),
 		cmocka_unit_test(test_done),
+		cmocka_unit_test(test_build_error_lines),
+		cmocka_unit_test(test_build_disk_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
