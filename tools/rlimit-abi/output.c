@@ -316,19 +316,43 @@ static json_t *tree_row(const struct abi_tree *t, const struct abi_arch *a,
 	return row;
 }
 
-static guint trees_with_arch(GPtrArray *trees, const char *arch)
+/*
+ * The trees a row holds for: "all" when every tree with the arch, "all but
+ * X, Y" when most, else the list.
+ */
+static char *tree_names(GPtrArray *trees, const char *arch, GPtrArray *l)
 {
+	GPtrArray *others = g_ptr_array_new();
+	char *out;
 	guint n = 0;
 
 	for (guint i = 0; i < trees->len; i++) {
 		const struct abi_tree *t = trees->pdata[i];
+		bool has = false, in = false;
 
 		for (guint k = 0; k < t->arches->len; k++)
-			n += !strcmp(
+			has |= !strcmp(
 				((struct abi_arch *)t->arches->pdata[k])->name,
 				arch);
+		for (guint k = 0; k < l->len; k++)
+			in |= l->pdata[k] == t->label;
+		n += has;
+		if (has && !in)
+			g_ptr_array_add(others, t->label);
 	}
-	return n;
+	g_ptr_array_add(others, NULL);
+	g_ptr_array_add(l, NULL);
+	if (n > 1 && others->len == 1)
+		out = g_strdup("all");
+	else if (n > 2 && others->len - 1 < l->len - 1) {
+		char *but = g_strjoinv(", ", (char **)others->pdata);
+
+		out = g_strconcat("all but ", but, NULL);
+		g_free(but);
+	} else
+		out = g_strjoinv(", ", (char **)l->pdata);
+	g_ptr_array_free(others, TRUE);
+	return out;
 }
 
 /*
@@ -371,15 +395,10 @@ static json_t *matrix_rows(GPtrArray *trees, GPtrArray *findings)
 		const char *k;
 		char *names;
 
-		g_ptr_array_add(l, NULL);
-		names = l->len - 1 == trees_with_arch(
-					      trees,
-					      json_string_value(json_object_get(
-						      rows->pdata[r],
-						      "arch"))) &&
-					trees->len > 1 ?
-				g_strdup("all") :
-				g_strjoinv(", ", (char **)l->pdata);
+		names = tree_names(trees,
+				   json_string_value(json_object_get(
+					   rows->pdata[r], "arch")),
+				   l);
 		json_object_set_new(row, "trees", json_string(names));
 		json_object_foreach(rows->pdata[r], k, v)
 			json_object_set(row, k, v);
