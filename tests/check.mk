@@ -3,7 +3,7 @@
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
 .PHONY: check check-unit check-e2e check-faults
-check: setup all check-unit check-e2e
+check: setup all check-unit check-e2e check-abi
 
 # The end-to-end suite: one version, both arches, steps stock, baseline and
 # the series' last, really laid, patched, built and booted (tests/e2e/run.sh).
