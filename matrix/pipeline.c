@@ -263,6 +263,8 @@ int pipeline_run(struct plan *p)
 	if (!p->keep_checkout) {
 		restore_trees(p);
 		abi_check(p);
+		if (run_stop_signal())
+			return 128 + run_stop_signal();
 	}
 	progress_end();
 	json_object_set_new(p->run, "finished", json_string_nocheck(now = result_now()));
