@@ -113,12 +113,87 @@ static void test_no_version_without_tree(void **state)
 	g_free(t);
 }
 
+/*
+ * dpkg-query stand-in: prints $FAKE_PKGVER for any package, or fails
+ * like dpkg-query does for a package that is not installed.
+ */
+static char *fake_dpkg(void)
+{
+	char *bin = g_build_filename(dir, "bin", NULL);
+	char *cmd = g_strdup_printf("mkdir -p %s && printf '%%s\\n' '#!/bin/sh' "
+				    "'[ -n \"$FAKE_PKGVER\" ] || exit 1' "
+				    "'printf %%s \"$FAKE_PKGVER\"' > %s/dpkg-query && "
+				    "chmod +x %s/dpkg-query", bin, bin, bin);
+	char *path = g_strdup_printf("%s:%s", bin, g_getenv("PATH"));
+
+	assert_int_equal(sh(cmd), 0);
+	g_setenv("PATH", path, TRUE);
+	g_free(path);
+	g_free(cmd);
+	g_free(bin);
+	return g_build_filename(dir, "cache", NULL);
+}
+
+static char *laid_marker(const char *t)
+{
+	return g_build_filename(t, ".git", "kmatrix-test-marker", NULL);
+}
+
+/* Laid once, reused while the package version stands, re-laid when it moves. */
+static void test_relay_on_package_version(void **state)
+{
+	char *cache = fake_dpkg();
+	struct version_conf v = { .name = "9.9", .package = "linux-source-9.9",
+				  .tarball = tarball };
+	char *t = tree_dir(cache, "9.9");
+	char *marker = laid_marker(t);
+	char *msg = NULL, *have;
+
+	g_setenv("FAKE_PKGVER", "9.9.1-1", TRUE);
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	assert_true(g_file_set_contents(marker, "", 0, NULL));
+
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	assert_true(g_file_test(marker, G_FILE_TEST_EXISTS));
+
+	g_setenv("FAKE_PKGVER", "9.9.1-2", TRUE);
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	assert_false(g_file_test(marker, G_FILE_TEST_EXISTS));
+	have = tree_stock_version(t);
+	assert_string_equal(have, "9.9.1-2");
+	assert_null(msg);
+	g_free(have);
+	g_free(marker);
+	g_free(t);
+	g_free(cache);
+}
+
+/* A missing package is a set-up error naming the apt command; no tree is laid. */
+static void test_missing_package(void **state)
+{
+	char *cache = fake_dpkg();
+	struct version_conf v = { .name = "9.8", .package = "linux-source-9.8",
+				  .tarball = tarball };
+	char *t = tree_dir(cache, "9.8");
+	char *msg = NULL;
+
+	g_unsetenv("FAKE_PKGVER");
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_SETUP_ERROR);
+	assert_non_null(strstr(msg, "apt-get install linux-source-9.8"));
+	assert_false(g_file_test(t, G_FILE_TEST_EXISTS));
+	g_free(msg);
+	g_free(t);
+	g_free(cache);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_same_ids_as_documented),
 		cmocka_unit_test(test_stock_version_recorded),
 		cmocka_unit_test(test_no_version_without_tree),
+		cmocka_unit_test(test_relay_on_package_version),
+		cmocka_unit_test(test_missing_package),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
