@@ -9,6 +9,7 @@
 
 #include "plan.h"
 #include "progress.h"
+#include "result.h"
 #include "run.h"
 
 #define ABI_TIMEOUT (30 * 60)
@@ -64,6 +65,8 @@ void abi_check(struct plan *p)
 	printf("kmatrix: rlimit-abi over %u trees\n", argv->len - 4);
 	fflush(stdout);
 	rc = run_command(&c);
+	json_object_set_new(json_object_get(p->run, "usage"), "abi",
+			    result_usage_json(c.elapsed, c.used.cpu, c.used.maxrss_kb));
 	if (rc == 1)
 		progress_note("kmatrix: rlimit-abi found an ABI break (see %s)", log);
 	else if (rc != 0)

@@ -332,6 +332,7 @@ static int apply_one(GKeyFile *st, const char *tree, const char *top, struct ste
 	char *sha = key_file_sha256(s->patch);
 	char *log = g_strdup_printf("%s/%s.apply.log", logdir, s->id);
 	gint64 t0 = g_get_monotonic_time();
+	struct usage *prev = run_usage_sink(&s->usage);
 	int rc = 1;
 
 	unlink(log);
@@ -344,6 +345,7 @@ static int apply_one(GKeyFile *st, const char *tree, const char *top, struct ste
 		rc = rc < 0 ? -1 : rc == 0 ? (record(st, tree, s, parent, sha) ? 1 : -1) : 0;
 	}
 	s->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	run_usage_sink(prev);
 	g_free(sha);
 	g_free(log);
 	return rc;

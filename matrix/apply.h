@@ -8,6 +8,7 @@
 
 #include <glib.h>
 #include "conf.h"
+#include "run.h"
 
 struct step {
 	char *id;
@@ -19,6 +20,7 @@ struct step {
 	char *failure;		/* summary when it did not apply */
 	GPtrArray *evidence;	/* char *: the failing hunk, ... */
 	double seconds;		/* time spent applying */
+	struct usage usage;	/* what applying cost */
 };
 
 /*

@@ -103,6 +103,8 @@ int boot_start(struct cell *c, struct boot *b, const char *accel)
 	b->ch.timeout = c->qemu.timeout;
 	b->ch.watch = watch_console;
 	b->ch.watch_data = b;
+	b->ch.usage = &b->usage;
+	b->real_start = g_get_real_time();
 	b->active = true;
 	return run_start(&b->ch);
 }
@@ -211,11 +213,29 @@ bool boot_classify(const char *text, const struct child *ch, struct outcome *o)
 	return !judged;
 }
 
+/* Judging runs in kmatrix itself: its own CPU and peak memory are the test's. */
+static void judge(struct boot *b, const struct expectations *exp)
+{
+	struct cell *c = b->cell;
+	gint64 t0 = g_get_monotonic_time(), real0 = g_get_real_time();
+	struct usage before, after;
+	char *text;
+
+	usage_self(&before);
+	text = read_text(b->log);
+	if (!boot_classify(text, &b->ch, &c->out))
+		test_judge(text, exp, c->step->id, c->result, &c->out);
+	usage_self(&after);
+	result_set_timing(c->result, "test", (g_get_monotonic_time() - t0) / 1e6);
+	result_set_usage(c->result, "test", after.cpu - before.cpu, after.maxrss_kb);
+	result_set_span(c->result, "test", real0 / 1e6, g_get_real_time() / 1e6);
+	g_free(text);
+}
+
 void boot_finish(struct boot *b, const struct expectations *exp)
 {
 	struct cell *c = b->cell;
 	json_t *argv = json_array();
-	char *text;
 
 	run_wait(&b->ch);
 	b->active = false;
@@ -224,15 +244,11 @@ void boot_finish(struct boot *b, const struct expectations *exp)
 	json_object_set_new(json_object_get(c->result, "inputs"), "qemu_argv", argv);
 	json_object_set_new(c->result, "accel", json_string(b->accel));
 	result_set_timing(c->result, "boot", b->ch.elapsed);
-	if (!b->ch.interrupted) {
-		gint64 t0 = g_get_monotonic_time();
-
-		text = read_text(b->log);
-		if (!boot_classify(text, &b->ch, &c->out))
-			test_judge(text, exp, c->step->id, c->result, &c->out);
-		result_set_timing(c->result, "test", (g_get_monotonic_time() - t0) / 1e6);
-		g_free(text);
-	}
+	result_set_usage(c->result, "boot", b->ch.used.cpu, b->ch.used.maxrss_kb);
+	result_set_span(c->result, "boot", b->real_start / 1e6,
+			b->real_start / 1e6 + b->ch.elapsed);
+	if (!b->ch.interrupted)
+		judge(b, exp);
 	g_strfreev(b->argv);
 	g_free(b->log);
 }

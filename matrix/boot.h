@@ -20,6 +20,8 @@ struct boot {
 	const char *accel;
 	gint64 last_check;
 	gint64 done_seen;
+	gint64 real_start;	/* Unix time, microseconds */
+	struct usage usage;	/* QEMU's own: a boot outlives any stage's sink */
 	bool active;
 };
 

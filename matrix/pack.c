@@ -48,9 +48,11 @@ int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a
 	char *tmp = g_strdup_printf("%s/.%s-%d.cpio.gz", dir, a->name, (int)getpid());
 	char *log = g_strdup_printf("%s/%s.pack.log", dir, a->name);
 	gint64 t0 = g_get_monotonic_time();
+	struct usage *prev;
 	int rc = -1;
 
 	memset(p, 0, sizeof(*p));
+	prev = run_usage_sink(&p->usage);
 	p->test_binary = g_build_filename(top, "build", "guest", a->name, "rlimit-tests", NULL);
 	g_mkdir_with_parents(dir, 0755);
 	unlink(log);
@@ -69,6 +71,7 @@ int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a
 	}
 	unlink(tmp);
 	p->seconds = (g_get_monotonic_time() - t0) / 1e6;
+	run_usage_sink(prev);
 	g_free(dir);
 	g_free(tmp);
 	g_free(log);

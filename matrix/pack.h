@@ -14,6 +14,7 @@ struct pack {
 	char *path;		/* <cache>/initramfs/<arch>-<hash>.cpio.gz */
 	char *sha;
 	double seconds;
+	struct usage usage;
 };
 
 /* 0, or -1 with @o holding the setup-error or infra-error. */

@@ -91,22 +91,41 @@ out:
 	return rc;
 }
 
-static double stage_time(gint64 t0)
+/* A stage of a cell: its wall and CPU time, peak memory and span. */
+struct meter {
+	gint64 t0, real0;
+	struct usage u;
+	struct usage *prev;
+};
+
+static void meter_start(struct meter *m)
 {
-	return (g_get_monotonic_time() - t0) / 1e6;
+	memset(m, 0, sizeof(*m));
+	m->t0 = g_get_monotonic_time();
+	m->real0 = g_get_real_time();
+	m->prev = run_usage_sink(&m->u);
+}
+
+static void meter_stop(struct meter *m, json_t *r, const char *stage)
+{
+	run_usage_sink(m->prev);
+	result_set_timing(r, stage, (g_get_monotonic_time() - m->t0) / 1e6);
+	result_set_usage(r, stage, m->u.cpu, m->u.maxrss_kb);
+	result_set_span(r, stage, m->real0 / 1e6, g_get_real_time() / 1e6);
 }
 
 static void reap_boot(struct pipeline *pl);
 
 static int configure_and_build(struct pipeline *pl, struct cell *c)
 {
-	gint64 t0 = g_get_monotonic_time();
+	struct meter m;
 	int rc;
 	char *config;
 
 	progress_stage(c, "configure");
+	meter_start(&m);
 	rc = configure_cell(c);
-	result_set_timing(c->result, "configure", stage_time(t0));
+	meter_stop(&m, c->result, "configure");
 	config = g_build_filename(c->build_dir, ".config", NULL);
 	result_set_input(c->result, "config", NULL);
 	if (rc == 0) {
@@ -120,9 +139,9 @@ static int configure_and_build(struct pipeline *pl, struct cell *c)
 		return rc;
 	reap_boot(pl);
 	progress_stage(c, "build");
-	t0 = g_get_monotonic_time();
+	meter_start(&m);
 	rc = build_cell(c);
-	result_set_timing(c->result, "build", stage_time(t0));
+	meter_stop(&m, c->result, "build");
 	return rc;
 }
 
@@ -175,6 +194,47 @@ static void restore_trees(struct plan *p)
 	}
 }
 
+static json_t *version_apply(const struct version_run *vr)
+{
+	struct usage u = { 0 };
+	double wall = 0;
+
+	for (guint s = 0; vr->steps && s < vr->steps->len; s++) {
+		const struct step *st = vr->steps->pdata[s];
+
+		wall += st->seconds;
+		usage_add(&u, &st->usage);
+	}
+	return result_usage_json(wall, u.cpu, u.maxrss_kb);
+}
+
+/*
+ * The stages done once per version or arch rather than per cell: laying
+ * (or checking) the tree, applying the steps, packing the initramfs.
+ */
+static json_t *run_usage(struct plan *p)
+{
+	json_t *lay = json_object(), *apply = json_object(), *pack = json_object();
+	GHashTableIter it;
+	gpointer name, pk;
+
+	for (guint i = 0; i < p->vruns->len; i++) {
+		const struct version_run *vr = p->vruns->pdata[i];
+
+		json_object_set_new(lay, vr->v->name, result_usage_json(
+			vr->lay_seconds, vr->lay.cpu, vr->lay.maxrss_kb));
+		json_object_set_new(apply, vr->v->name, version_apply(vr));
+	}
+	g_hash_table_iter_init(&it, p->packs);
+	while (g_hash_table_iter_next(&it, &name, &pk)) {
+		const struct pack *k = pk;
+
+		json_object_set_new(pack, name, result_usage_json(k->seconds, k->usage.cpu,
+								  k->usage.maxrss_kb));
+	}
+	return json_pack("{s:o, s:o, s:o}", "lay", lay, "apply", apply, "pack", pack);
+}
+
 static json_t *run_json(struct plan *p)
 {
 	json_t *cells = json_array(), *versions = json_array(), *arches = json_array();
@@ -197,10 +257,10 @@ static json_t *run_json(struct plan *p)
 		if (plan_selected(p->arches, a->name))
 			json_array_append_new(arches, json_string(a->name));
 	}
-	r = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o, s:o, s:o}", "schema", "kmatrix-run/1",
+	r = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o, s:o, s:o, s:o}", "schema", "kmatrix-run/1",
 		      "started", now, "finished", "host", g_get_host_name(),
 		      "project_commit", head ? head : "", "versions", versions,
-		      "arches", arches, "cells", cells);
+		      "arches", arches, "cells", cells, "usage", run_usage(p));
 	g_free(now);
 	g_free(head);
 	return r;

@@ -105,7 +105,9 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 static int prepare_version(struct plan *p, struct version_run *vr, GError **err)
 {
 	char *logdir = g_build_filename(p->results, vr->v->name, NULL);
+	struct usage *prev;
 	enum tree_state st;
+	gint64 t0;
 	int rc = 0;
 
 	vr->steps = apply_plan(vr->v, err);
@@ -114,7 +116,11 @@ static int prepare_version(struct plan *p, struct version_run *vr, GError **err)
 		return 2;
 	}
 	vr->tree = tree_dir(p->cache, vr->v->name);
+	t0 = g_get_monotonic_time();
+	prev = run_usage_sink(&vr->lay);
 	st = tree_prepare(p->cache, vr->v, &vr->setup_msg);
+	run_usage_sink(prev);
+	vr->lay_seconds = (g_get_monotonic_time() - t0) / 1e6;
 	if (st == TREE_SETUP_ERROR)
 		vr->setup_error = "setup-error";
 	else if (st == TREE_FAILED)
@@ -382,7 +388,9 @@ static void fill_identity(const struct plan *p, struct cell *c)
 	result_set_input(r, "quirks", c->qemu.quirks);
 	result_set_input(r, "build_key", c->build_key);
 	result_set_timing(r, "apply", s->seconds);
+	result_set_usage(r, "apply", s->usage.cpu, s->usage.maxrss_kb);
 	result_set_timing(r, "pack", pk ? pk->seconds : 0);
+	result_set_usage(r, "pack", pk ? pk->usage.cpu : 0, pk ? pk->usage.maxrss_kb : 0);
 }
 
 void cell_finish(struct plan *p, struct cell *c, bool final)

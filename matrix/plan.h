@@ -26,6 +26,8 @@ struct version_run {
 	GPtrArray *steps;	/* struct step * */
 	const char *setup_error;	/* verdict when the version cannot run */
 	char *setup_msg;
+	double lay_seconds;	/* checking (and, when needed, laying) the tree */
+	struct usage lay;
 };
 
 struct plan {

@@ -43,14 +43,17 @@ char *result_now(void)
 json_t *result_new(const char *version, const char *arch, const char *step,
 		   int step_index)
 {
-	json_t *timings = json_object();
+	json_t *timings = json_object(), *cpu = json_object(), *rss = json_object();
 	char *now = result_now();
 	json_t *r;
 
-	for (int i = 0; stages[i]; i++)
+	for (int i = 0; stages[i]; i++) {
 		json_object_set_new(timings, stages[i], json_real(0));
+		json_object_set_new(cpu, stages[i], json_real(0));
+		json_object_set_new(rss, stages[i], json_integer(0));
+	}
 	r = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:s, s:{s:s, s:s, s:s, s:s, s:[], s:s},"
-		      " s:b, s:s, s:b, s:s, s:[], s:[], s:o, s:s, s:s, s:s, s:s, s:s}",
+		      " s:b, s:s, s:b, s:s, s:[], s:[], s:o, s:o, s:o, s:{}, s:s, s:s, s:s, s:s, s:s}",
 		      "schema", CELL_SCHEMA, "version", version, "arch", arch,
 		      "step", step, "step_index", step_index,
 		      "commit", "", "tree", "", "subject", "", "key", "",
@@ -58,7 +61,8 @@ json_t *result_new(const char *version, const char *arch, const char *step,
 		      "initramfs", "", "qemu_argv", "toolchain", "",
 		      "final", 0, "verdict", "infra-error", "met", 0,
 		      "summary", "", "evidence", "tests",
-		      "timings", timings, "accel", "",
+		      "timings", timings, "cpu", cpu, "maxrss_kb", rss, "spans",
+		      "accel", "",
 		      "started", now, "finished", now,
 		      "host", g_get_host_name(), "kmatrix", "0.1");
 	g_free(now);
@@ -81,6 +85,24 @@ void result_set_verdict(json_t *r, const char *verdict, bool met,
 void result_set_timing(json_t *r, const char *stage, double seconds)
 {
 	json_object_set_new(json_object_get(r, "timings"), stage, json_real(seconds));
+}
+
+void result_set_usage(json_t *r, const char *stage, double cpu, long maxrss_kb)
+{
+	json_object_set_new(json_object_get(r, "cpu"), stage, json_real(cpu));
+	json_object_set_new(json_object_get(r, "maxrss_kb"), stage, json_integer(maxrss_kb));
+}
+
+void result_set_span(json_t *r, const char *stage, double start, double end)
+{
+	json_object_set_new(json_object_get(r, "spans"), stage,
+			    json_pack("[f, f]", start, end));
+}
+
+json_t *result_usage_json(double wall, double cpu, long maxrss_kb)
+{
+	return json_pack("{s:f, s:f, s:I}", "wall", wall, "cpu", cpu,
+			 "maxrss_kb", (json_int_t)maxrss_kb);
 }
 
 void result_set_input(json_t *r, const char *name, const char *value)
@@ -146,6 +168,61 @@ static char *check_tests(json_t *r)
 	return NULL;
 }
 
+static bool all_values(json_t *o, bool (*ok)(json_t *v))
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(o, k, v)
+		if (!ok(v))
+			return false;
+	return true;
+}
+
+static bool is_number(json_t *v)
+{
+	return json_is_number(v) && json_number_value(v) >= 0;
+}
+
+static bool is_kib(json_t *v)
+{
+	return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+static bool is_span(json_t *v)
+{
+	return json_is_array(v) && json_array_size(v) == 2 &&
+	       is_number(json_array_get(v, 0)) && is_number(json_array_get(v, 1)) &&
+	       json_number_value(json_array_get(v, 0)) <= json_number_value(json_array_get(v, 1));
+}
+
+/*
+ * Measurements, not inputs: results written before they existed lack
+ * them and stay valid, but one that is there must have the right shape.
+ */
+static char *check_usage(json_t *r)
+{
+	static const struct {
+		const char *field;
+		bool (*ok)(json_t *v);
+		const char *what;
+	} m[] = {
+		{ "timings", is_number, "a number of seconds" },
+		{ "cpu", is_number, "a number of seconds" },
+		{ "maxrss_kb", is_kib, "an integer of KiB" },
+		{ "spans", is_span, "a [start, end] pair" },
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(m); i++) {
+		json_t *o = json_object_get(r, m[i].field);
+
+		if (o && (!json_is_object(o) || !all_values(o, m[i].ok)))
+			return g_strdup_printf("'%s' must map each stage to %s", m[i].field,
+					       m[i].what);
+	}
+	return NULL;
+}
+
 static bool is_sha256(const char *s)
 {
 	return strlen(s) == 64 && strspn(s, "0123456789abcdef") == 64;
@@ -160,6 +237,8 @@ char *result_validate(json_t *r)
 	why = check_types(r);
 	if (!why)
 		why = check_tests(r);
+	if (!why)
+		why = check_usage(r);
 	if (why)
 		return why;
 	if (strcmp(json_string_value(json_object_get(r, "schema")), CELL_SCHEMA))

@@ -22,6 +22,12 @@ json_t *result_new(const char *version, const char *arch, const char *step,
 void result_set_verdict(json_t *r, const char *verdict, bool met,
 			const char *summary, GPtrArray *evidence);
 void result_set_timing(json_t *r, const char *stage, double seconds);
+/* A stage's CPU seconds and peak memory (KiB of the largest process). */
+void result_set_usage(json_t *r, const char *stage, double cpu, long maxrss_kb);
+/* When a stage ran: Unix seconds at its start and end. */
+void result_set_span(json_t *r, const char *stage, double start, double end);
+/* {"wall", "cpu", "maxrss_kb"}: a stage of the run in run.json. */
+json_t *result_usage_json(double wall, double cpu, long maxrss_kb);
 void result_set_input(json_t *r, const char *name, const char *value);
 /* Atomic: temp file and rename. */
 int result_write(const char *path, json_t *r, GError **err);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,10 +21,45 @@ static struct child *live[MAX_CHILDREN];
 static volatile pid_t live_pids[MAX_CHILDREN];
 static volatile sig_atomic_t stop_signal;
 static void (*tick)(void);
+static struct usage *sink;
 
 void run_set_tick(void (*fn)(void))
 {
 	tick = fn;
+}
+
+struct usage *run_usage_sink(struct usage *u)
+{
+	struct usage *prev = sink;
+
+	sink = u;
+	return prev;
+}
+
+void usage_add(struct usage *to, const struct usage *u)
+{
+	to->cpu += u->cpu;
+	to->maxrss_kb = MAX(to->maxrss_kb, u->maxrss_kb);
+}
+
+static double tv_seconds(struct timeval tv)
+{
+	return tv.tv_sec + tv.tv_usec / 1e6;
+}
+
+static void usage_from(struct usage *u, const struct rusage *ru)
+{
+	u->cpu = tv_seconds(ru->ru_utime) + tv_seconds(ru->ru_stime);
+	u->maxrss_kb = ru->ru_maxrss;
+}
+
+void usage_self(struct usage *u)
+{
+	struct rusage ru;
+
+	memset(u, 0, sizeof(*u));
+	if (getrusage(RUSAGE_SELF, &ru) == 0)
+		usage_from(u, &ru);
 }
 
 static void on_stop(int sig)
@@ -120,6 +156,8 @@ int run_start(struct child *c)
 	c->done = c->timed_out = c->interrupted = false;
 	c->killed_by = NULL;
 	c->kill_at = 0;
+	memset(&c->used, 0, sizeof(c->used));
+	c->into = c->usage ? c->usage : sink;
 	c->started = g_get_monotonic_time();
 	if (slot < 0 || stop_signal) {
 		slot_del(c);
@@ -180,7 +218,7 @@ static void check_limits(struct child *c, gint64 now)
 		kill(-c->pid, SIGKILL);
 }
 
-static void reap(struct child *c, int status, gint64 now)
+static void reap(struct child *c, int status, const struct rusage *ru, gint64 now)
 {
 	/* Killed by the handler before a poll saw the signal: still ours. */
 	if (stop_signal)
@@ -188,6 +226,9 @@ static void reap(struct child *c, int status, gint64 now)
 	c->status = status;
 	c->done = true;
 	c->elapsed = (now - c->started) / (double)G_USEC_PER_SEC;
+	usage_from(&c->used, ru);
+	if (c->into)
+		usage_add(c->into, &c->used);
 	/* Whatever the killed leader left behind in its group goes too. */
 	if (c->kill_at || WIFSIGNALED(status))
 		kill(-c->pid, SIGKILL);
@@ -205,18 +246,20 @@ static struct child *find_live(pid_t pid)
 void run_poll(void)
 {
 	gint64 now = g_get_monotonic_time();
+	struct rusage ru;
 	int status;
 	pid_t r;
 
 	/*
 	 * As a subreaper, kmatrix also inherits what a killed child left
-	 * behind; reaping every pid here keeps those from lingering.
+	 * behind; reaping every pid here keeps those from lingering.  wait4()
+	 * reports the child's usage with that of every descendant it reaped.
 	 */
-	while ((r = waitpid(-1, &status, WNOHANG)) > 0) {
+	while ((r = wait4(-1, &status, WNOHANG, &ru)) > 0) {
 		struct child *c = find_live(r);
 
 		if (c)
-			reap(c, status, now);
+			reap(c, status, &ru, now);
 	}
 	for (int i = 0; i < MAX_CHILDREN; i++)
 		if (live[i])

@@ -14,6 +14,17 @@
 #include <sys/types.h>
 #include <glib.h>
 
+/*
+ * What children cost: CPU seconds (user + system) and the peak resident
+ * memory of the largest single process.  Both come from wait4(), which
+ * counts a child together with every descendant it waited for (make's
+ * compilers, ccache's gcc), so a stage's figure covers its whole tree.
+ */
+struct usage {
+	double cpu;
+	long maxrss_kb;
+};
+
 struct child;
 /* Return a reason to kill the child now, or NULL to let it run. */
 typedef const char *(*child_watch_fn)(struct child *c, void *data);
@@ -28,6 +39,7 @@ struct child {
 	double timeout;		/* seconds; 0: none */
 	child_watch_fn watch;
 	void *watch_data;
+	struct usage *usage;	/* where its usage is added; NULL: the current sink */
 
 	/* filled in by run_start() and run_wait() */
 	pid_t pid;
@@ -39,6 +51,8 @@ struct child {
 	bool timed_out;
 	bool interrupted;	/* killed because kmatrix got SIGINT/SIGTERM */
 	const char *killed_by;	/* the watch callback's reason */
+	struct usage used;	/* its own (and its tree's), once done */
+	struct usage *into;	/* where used is added when it is reaped */
 };
 
 /* Catch SIGINT and SIGTERM: kill every running child's group. */
@@ -58,6 +72,15 @@ int run_command(struct child *c);
 void run_poll(void);
 /* Kill every running child's group and wait for them. */
 void run_kill_all(void);
+
+/*
+ * Children started from now on without their own usage add it to @u (NULL:
+ * nowhere); returns the previous sink, to be put back.
+ */
+struct usage *run_usage_sink(struct usage *u);
+void usage_add(struct usage *to, const struct usage *u);
+/* kmatrix's own CPU seconds and peak memory so far (in-process stages). */
+void usage_self(struct usage *u);
 
 /* Called on every poll while waiting (the progress line). */
 void run_set_tick(void (*fn)(void));

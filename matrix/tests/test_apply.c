@@ -105,6 +105,9 @@ static void test_apply_and_keep(void **state)
 	/* git am keeps the author; the committer is kmatrix at the author date. */
 	author = tree_git(tree, "log", "-1", "--format=%an %cn %at %ct", "step/uapi", NULL);
 	assert_true(g_str_has_prefix(author, "Dev kmatrix "));
+	/* git am's CPU time and memory are the step's, not lost with the child. */
+	assert_true(step(steps, 2)->usage.cpu > 0);
+	assert_true(step(steps, 2)->usage.maxrss_kb > 0);
 	nice_commit = g_strdup(step(steps, 3)->commit);
 	g_ptr_array_free(steps, TRUE);
 

@@ -38,6 +38,8 @@ static json_t *sample(void)
 	json_object_set_new(r, "final", json_true());
 	result_set_verdict(r, "unexpected-pass", false, "1 case passed that should fail", ev);
 	result_set_timing(r, "build", 123.5);
+	result_set_usage(r, "build", 230.25, 412345);
+	result_set_span(r, "build", 1796292000.5, 1796292124.0);
 	result_set_input(r, "config", "abc");
 	json_array_append_new(json_object_get(r, "tests"),
 			      json_pack("{s:s, s:s, s:s, s:b, s:s}", "name", "nice_rlim20_to_0",
@@ -134,6 +136,50 @@ static void test_invalid_fields(void **state)
 	mutate_and_refuse("step_index", json_string("1"), "step_index");
 }
 
+static void mutate_usage_and_refuse(const char *field, const char *stage, json_t *value)
+{
+	json_t *r = sample();
+	char *t;
+
+	json_object_set_new(json_object_get(r, field), stage, value);
+	t = json_dumps(r, 0);
+	assert_refused(t, field);
+	free(t);
+	json_decref(r);
+}
+
+/* The measurements round-trip and a wrong shape is refused, naming the field. */
+static void test_usage_fields(void **state)
+{
+	json_t *r = sample();
+
+	assert_true(json_real_value(json_object_get(json_object_get(r, "cpu"), "build")) == 230.25);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(r, "maxrss_kb"),
+							      "build")), 412345);
+	assert_int_equal(json_array_size(json_object_get(json_object_get(r, "spans"), "build")), 2);
+	assert_null(result_validate(r));
+	json_decref(r);
+	mutate_usage_and_refuse("cpu", "build", json_string("fast"));
+	mutate_usage_and_refuse("cpu", "boot", json_real(-1));
+	mutate_usage_and_refuse("maxrss_kb", "build", json_real(1.5));
+	mutate_usage_and_refuse("spans", "build", json_pack("[f, f]", 20.0, 10.0));
+	mutate_usage_and_refuse("spans", "boot", json_pack("[f]", 20.0));
+	mutate_usage_and_refuse("timings", "test", json_null());
+	mutate_and_refuse("cpu", json_array(), "'cpu' must map");
+}
+
+/* Results written before the measurements existed stay valid: no re-run. */
+static void test_usage_optional(void **state)
+{
+	json_t *r = sample();
+
+	json_object_del(r, "cpu");
+	json_object_del(r, "maxrss_kb");
+	json_object_del(r, "spans");
+	assert_null(result_validate(r));
+	json_decref(r);
+}
+
 static void test_identity_mismatch(void **state)
 {
 	char *t = sample_text();
@@ -179,6 +225,8 @@ int main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_empty_and_garbage),
 		cmocka_unit_test(test_invalid_fields),
+		cmocka_unit_test(test_usage_fields),
+		cmocka_unit_test(test_usage_optional),
 		cmocka_unit_test(test_identity_mismatch),
 		cmocka_unit_test(test_not_final_without_key),
 		cmocka_unit_test(test_verdicts),

@@ -4,6 +4,7 @@
  * process group (with sleep grandchildren), on timeout, on a watch's
  * request and on SIGTERM to kmatrix.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -139,6 +140,53 @@ static void test_parallel_limits(void **state)
 	assert_int_equal(run_wait(&a), -1);
 }
 
+/*
+ * A child's usage covers the descendants it waited for: the 64 MiB buffer
+ * of a dd under sh is sh's peak memory, and a shell loop's CPU is counted.
+ */
+static void test_usage_of_tree(void **state)
+{
+	char *big[] = { "sh", "-c", "dd if=/dev/zero of=/dev/null bs=64M count=1 2>/dev/null; true",
+			NULL };
+	char *busy[] = { "sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done",
+			 NULL };
+	struct child a = { .argv = big }, b = { .argv = busy };
+
+	assert_int_equal(run_command(&a), 0);
+	assert_true(a.used.maxrss_kb >= 64 * 1024);
+	assert_int_equal(run_command(&b), 0);
+	assert_true(b.used.cpu > 0.01);
+	assert_true(b.used.cpu <= b.elapsed * g_get_num_processors() + 0.05);
+	assert_true(b.used.maxrss_kb < a.used.maxrss_kb);
+}
+
+/* A sink adds up the children started while it is set; a child's own usage wins. */
+static void test_usage_sink(void **state)
+{
+	char *big[] = { "dd", "if=/dev/zero", "of=/dev/null", "bs=32M", "count=1", NULL };
+	char *busy[] = { "sh", "-c", "i=0; while [ $i -lt 50000 ]; do i=$((i+1)); done",
+			 NULL };
+	struct usage stage = { 0 }, own = { 0 }, saved, *prev;
+	struct child a = { .argv = big }, b = { .argv = busy };
+	struct child c = { .argv = busy, .usage = &own };
+
+	prev = run_usage_sink(&stage);
+	assert_int_equal(run_command(&a), 0);
+	assert_int_equal(run_command(&b), 0);
+	assert_int_equal(run_command(&c), 0);
+	assert_ptr_equal(run_usage_sink(prev), &stage);
+	assert_true(fabs(stage.cpu - (a.used.cpu + b.used.cpu)) < 1e-9);
+	assert_int_equal(stage.maxrss_kb, MAX(a.used.maxrss_kb, b.used.maxrss_kb));
+	assert_true(stage.maxrss_kb >= 32 * 1024);
+	assert_true(fabs(own.cpu - c.used.cpu) < 1e-9);
+	assert_true(own.cpu > 0);
+	/* Once the sink is put back, later children no longer add to it. */
+	saved = stage;
+	assert_int_equal(run_command(&b), 0);
+	assert_true(b.used.cpu > 0);
+	assert_memory_equal(&stage, &saved, sizeof(stage));
+}
+
 static const char *send_term(struct child *c, void *data)
 {
 	if (c->elapsed == 0 && g_get_monotonic_time() - c->started > 200000)
@@ -181,6 +229,8 @@ int main(void)
 		cmocka_unit_test(test_timeout_escalates),
 		cmocka_unit_test(test_watch),
 		cmocka_unit_test(test_parallel_limits),
+		cmocka_unit_test(test_usage_of_tree),
+		cmocka_unit_test(test_usage_sink),
 		cmocka_unit_test(test_sigterm_kills_children),
 	};
 
