@@ -2,8 +2,14 @@
 # set-up, every build, the unit tests, then the suites that drive real
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
-.PHONY: check check-unit check-e2e check-faults
-check: setup all check-unit check-e2e check-abi
+.PHONY: check check-unit check-e2e check-faults check-patches
+check: setup all check-unit check-patches check-e2e check-abi
+
+# Every patch of series/ and backports/ against its own version's
+# checkpatch.pl --strict and the project's patch rules (tools/check-patches);
+# a version whose tree kmatrix has not laid yet is skipped, named.
+check-patches:
+	tools/check-patches
 
 # The end-to-end suite: one version, both arches, steps stock, baseline and
 # the series' last, really laid, patched, built and booted (tests/e2e/run.sh).

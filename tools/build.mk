@@ -24,10 +24,14 @@ $(B)/tests/tools/test_%: tools/tests/test_%.c $(ABI_LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -o $@ $^ $(PKG_LIBS) -lcmocka
 
-.PHONY: check-abi-unit check-abi
-check-unit: check-abi-unit
+.PHONY: check-abi-unit check-abi check-patches-test
+check-unit: check-abi-unit check-patches-test
 check-abi-unit: $(ABI_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
+
+# tools/check-patches catches its fixture bad patches (tools/tests/patches).
+check-patches-test:
+	tools/tests/check-patches.sh
 
 # Real trees: the four stock trees, the series' steps, the fault fixtures and
 # the fast install compared with a real `make headers_install`.
