@@ -16,6 +16,7 @@ all:
 KMATRIX := $(B)/kmatrix
 REPORT_DIR := $(B)/report
 
+include lib/build.mk
 include matrix/build.mk
 include guest-tests/build.mk
 include tools/build.mk

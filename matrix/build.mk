@@ -3,7 +3,7 @@
 # except main.o, and run by check-unit.
 
 KM_SRCS := $(wildcard matrix/*.c)
-KM_OBJS := $(patsubst matrix/%.c,$(B)/matrix/%.o,$(KM_SRCS))
+KM_OBJS := $(patsubst matrix/%.c,$(B)/matrix/%.o,$(KM_SRCS)) $(LIB_OBJS)
 KM_LIBOBJS := $(filter-out $(B)/matrix/main.o,$(KM_OBJS))
 KM_TESTS := $(patsubst matrix/tests/%.c,$(B)/tests/%,$(wildcard matrix/tests/test_*.c))
 
@@ -11,14 +11,14 @@ all: $(B)/kmatrix
 
 $(B)/matrix/%.o: matrix/%.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -MMD -MP -c -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Ilib -MMD -MP -c -o $@ $<
 
 $(B)/kmatrix: $(KM_OBJS)
 	$(HOST_CC) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/test_%: matrix/tests/test_%.c $(KM_LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -o $@ $^ $(PKG_LIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Ilib -o $@ $^ $(PKG_LIBS) -lcmocka
 
 .PHONY: check-matrix-unit
 check-unit: check-matrix-unit

@@ -5,11 +5,7 @@
 
 #include <glib.h>
 
-/*
- * The cache directory: @opt (from --cache) if set, else $KMATRIX_CACHE, else
- * $XDG_CACHE_HOME/kmatrix, else ~/.cache/kmatrix.  Newly allocated.
- */
-char *cache_dir(const char *opt);
+#include "cachedir.h"	/* cache_dir(), shared with rlimit-abi */
 
 /* <cache>/results unless @opt (from --results) is set.  Newly allocated. */
 char *cache_results_dir(const char *cache, const char *opt);

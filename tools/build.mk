@@ -7,7 +7,7 @@
 # fixtures (tools/tests/check-abi.sh).
 
 ABI_SRCS := $(wildcard tools/rlimit-abi/*.c)
-ABI_OBJS := $(patsubst tools/rlimit-abi/%.c,$(B)/tools/rlimit-abi/%.o,$(ABI_SRCS))
+ABI_OBJS := $(patsubst tools/rlimit-abi/%.c,$(B)/tools/rlimit-abi/%.o,$(ABI_SRCS)) $(LIB_OBJS)
 ABI_LIBOBJS := $(filter-out $(B)/tools/rlimit-abi/main.o,$(ABI_OBJS))
 ABI_TESTS := $(patsubst tools/tests/%.c,$(B)/tests/tools/%,$(wildcard tools/tests/test_*.c))
 
@@ -15,14 +15,14 @@ all: $(B)/rlimit-abi
 
 $(B)/tools/rlimit-abi/%.o: tools/rlimit-abi/%.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -MMD -MP -c -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -Ilib -MMD -MP -c -o $@ $<
 
 $(B)/rlimit-abi: $(ABI_OBJS)
 	$(HOST_CC) -o $@ $^ $(PKG_LIBS)
 
 $(B)/tests/tools/test_%: tools/tests/test_%.c $(ABI_LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -o $@ $^ $(PKG_LIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -Ilib -o $@ $^ $(PKG_LIBS) -lcmocka
 
 .PHONY: check-abi-unit check-abi check-patches-test
 check-unit: check-abi-unit check-patches-test

@@ -79,7 +79,6 @@ int abi_run_env(char **argv, char **env, const char *cwd, char **out,
 		char **err);
 
 /* tree.c */
-char *abi_cache_dir(const char *opt);
 struct abi_tree *abi_tree_open(const char *spec, bool baseline,
 			       const char *cache, GError **error);
 void abi_tree_free(struct abi_tree *t);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "abi.h"
+#include "cachedir.h"
 
 #define VALUES_SCHEMA "rlimit-abi-values/2"
 
@@ -181,7 +182,7 @@ static void print_report(GPtrArray *trees, GPtrArray *libcs,
 
 static int run(char **specs, int n)
 {
-	char *cache = abi_cache_dir(opt_cache);
+	char *cache = cache_dir(opt_cache);
 	GPtrArray *trees =
 		g_ptr_array_new_with_free_func((GDestroyNotify)abi_tree_free);
 	GPtrArray *findings = g_ptr_array_new_with_free_func(
