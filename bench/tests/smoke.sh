@@ -1,0 +1,131 @@
+#!/bin/bash
+# The benchmark script on a stand-in kernel: a tiny source tree whose
+# Makefile imitates kbuild (O=, tinyconfig, one object per .c file, an
+# image) and a stand-in QEMU that prints a passing KTAP report.  Real
+# kmatrix, real git am, real initramfs packing; seconds instead of an hour.
+# Asserts what the benchmark found (cells run per phase, the checks, the
+# files it writes), never how long anything took.
+set -eu
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+tmp=$(mktemp -d /tmp/kmatrix-bench-smoke-XXXXXX)
+trap '[ -n "${SMOKE_KEEP:-}" ] || rm -rf "$tmp"' EXIT
+real_cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
+
+# The stand-in tree: the last series patch changes a .c file, as the
+# benchmark's incremental edit needs.
+src=$tmp/src/linux-source-9.9
+mkdir -p "$src/kernel" "$src/include/uapi/linux" "$src/scripts/kconfig"
+cat >"$src/Makefile" <<'MK'
+O ?= .
+OBJS := $(patsubst %.c,$(O)/%.o,$(wildcard kernel/*.c))
+tinyconfig:
+	@mkdir -p $(O) && echo CONFIG_TINY=y >$(O)/.config
+olddefconfig:
+	@true
+bzImage Image: $(O)/vmlinux
+	@mkdir -p $(O)/arch/x86/boot $(O)/arch/arm64/boot
+	@cp $< $(O)/arch/x86/boot/bzImage && cp $< $(O)/arch/arm64/boot/Image
+$(O)/vmlinux: $(OBJS)
+	@cat $^ >$@
+$(O)/%.o: %.c include/uapi/linux/resource.h
+	@mkdir -p $(dir $@) && echo "  CC      $*.o" && cat $^ >$@
+MK
+cat >"$src/scripts/kconfig/merge_config.sh" <<'SH'
+#!/bin/sh
+# -m -O DIR CONFIG FRAGMENT
+cat "$5" >>"$4"
+SH
+chmod +x "$src/scripts/kconfig/merge_config.sh"
+printf '#define RLIM_NLIMITS 13\n' >"$src/include/uapi/linux/resource.h"
+printf 'int sys_a(void) { return 1; }\n' >"$src/kernel/sys.c"
+printf 'int sched_b(void) { return 2; }\n' >"$src/kernel/core.c"
+git -C "$src" init -q
+git -C "$src" add -A
+commit() { git -C "$src" -c user.name=Dev -c user.email=dev@invalid commit -qam "$1"; }
+commit "stock"
+printf '#define RLIM_NLIMITS 12\n' >"$src/include/uapi/linux/resource.h"
+commit "baseline: no rlimits 13 and 14"
+printf '#define RLIM_NLIMITS 15\n' >"$src/include/uapi/linux/resource.h"
+commit "resource: add RLIMIT_NICE and RLIMIT_RTPRIO"
+printf 'int sched_b(void) { return 3; }\n' >"$src/kernel/core.c"
+commit "sched: let RLIMIT_RTPRIO grant realtime policies"
+mkdir -p "$tmp/baseline" "$tmp/series"
+git -C "$src" format-patch -q -o "$tmp/baseline" HEAD~3..HEAD~2
+git -C "$src" format-patch -q -o "$tmp/series" HEAD~2..HEAD
+printf 'uapi %s\nrtprio %s\n' "$(cd "$tmp/series" && ls 0001-*)" \
+	"$(cd "$tmp/series" && ls 0002-*)" >"$tmp/series/order"
+git -C "$src" checkout -q HEAD~3
+rm -rf "$src/.git"
+tar -C "$tmp/src" -cJf "$tmp/linux-source-9.9.tar.xz" linux-source-9.9
+
+# coreutils stands in for the package: installed everywhere, with a version.
+cat >"$tmp/matrix.conf" <<CONF
+[matrix]
+versions=9.9
+arches=x86_64;arm64
+expectations=series/expectations
+
+[version 9.9]
+package=coreutils
+tarball=$tmp/linux-source-9.9.tar.xz
+baseline=$tmp/baseline
+series=$tmp/series
+CONF
+
+mkdir -p "$tmp/bin"
+for q in qemu-system-x86_64 qemu-system-aarch64; do
+	cat >"$tmp/bin/$q" <<'SH'
+#!/bin/sh
+sleep 1
+printf 'Linux version 9.9\nKMATRIX-INIT-START\nTAP version 13\n1..1\nok 1 stand_in\nKMATRIX-DONE rc=0\n'
+SH
+	chmod +x "$tmp/bin/$q"
+done
+
+mkdir -p "$tmp/cache"
+ln -s "$real_cache/guest-debs" "$tmp/cache/guest-debs"
+PATH=$tmp/bin:$PATH "$top/bench/bench" --matrix "$tmp/matrix.conf" --cache "$tmp/cache" \
+	--out "$tmp/out" --naive 9.9/x86_64 >"$tmp/bench.out" 2>&1 || {
+	cat "$tmp/bench.out"
+	tail -40 "$tmp/out/bench.log"
+	echo "smoke: FAIL: bench exited non-zero"
+	exit 1
+}
+
+python3 - "$tmp/out/bench.json" "$tmp/out/bench.md" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+md = open(sys.argv[2]).read()
+r, ch = d["runs"], d["checks"]
+cells = ["9.9/%s/%s" % (a, s) for a in ("arm64", "x86_64")
+         for s in ("baseline", "rtprio", "stock", "uapi")]
+assert sorted(r["cold"]["cells_run"]) == cells, r["cold"]["cells_run"]
+# Judged verdicts are final (the stand-in's one case is not the real list).
+v = r["cold"]["verdicts"]
+assert set(v) <= {"pass", "test-failed"} and sum(v.values()) == 8, v
+assert r["warm"]["cells_run"] == [] and ch["warm_noop"]["ok"], ch["warm_noop"]
+assert ch["incremental_scope"]["ok"], ch["incremental_scope"]
+assert r["incremental"]["cells_run"] == ["9.9/arm64/rtprio", "9.9/x86_64/rtprio"]
+assert r["incremental"]["edits"]["9.9"]["file"] == "kernel/core.c"
+# The stand-in compiles both objects at stock and at the header changes,
+# one object for the last step.
+so = ch["series_order"]["9.9/x86_64"]
+assert so["in_order"], so
+assert so["compiled"] == {"stock": 2, "baseline": 2, "uapi": 2, "rtprio": 1}, so
+assert so["full_rebuilds_after_first"] == ["baseline", "uapi"], so
+assert r["incremental"]["compiled"] == {"9.9/arm64/rtprio": 1, "9.9/x86_64/rtprio": 1}
+assert ch["boot_overlap"]["boots"] == 8
+assert ch["boot_test"]["cells"] == 8
+assert r["naive"]["ok"] and [s["step"] for s in r["naive"]["steps"]] == \
+    ["stock", "baseline", "uapi", "rtprio"]
+for run in ("cold", "warm", "incremental"):
+    assert set(r[run]["stages"]) == {"lay", "apply", "configure", "build", "pack",
+                                     "boot", "test", "report", "abi"}
+# Cell stages of the warm run: nothing configured, built or booted.
+assert all(v == 0 for v in ch["warm_noop"]["stages_run"].values())
+for k in ("cold_over_naive", "incremental_over_cold", "warm_over_cold"):
+    assert isinstance(d["ratios"][k], float), k
+assert "| warm no-op |" in md and "| stage | cold | warm | incremental |" in md
+print("smoke: ok (%d cells; warm re-ran none; incremental re-ran the edited step)" % len(cells))
+PY
