@@ -57,13 +57,16 @@ void build_evidence(struct outcome *o, const char *log, const char *target)
 int build_cell(struct cell *c)
 {
 	char *log = cell_log(c, "build");
-	char **env = cell_make_env(c);
+	char *stats = cell_log(c, "ccache");
+	/* ccache's per-compilation outcomes: how much of this build it served. */
+	char **env = g_environ_setenv(cell_make_env(c), "CCACHE_STATSLOG", stats, TRUE);
 	GPtrArray *argv = cell_make_argv(c, NULL);
 	char *image = g_build_filename(c->build_dir, c->a->image, NULL);
 	struct child ch = { .cwd = c->src, .env = env, .log = log };
 	int rc;
 
 	unlink(log);
+	unlink(stats);
 	g_ptr_array_add(argv, g_strdup_printf("-j%u", g_get_num_processors()));
 	g_ptr_array_add(argv, g_strdup(c->a->image_target));
 	g_ptr_array_add(argv, NULL);
@@ -79,5 +82,6 @@ int build_cell(struct cell *c)
 	g_strfreev(env);
 	g_free(image);
 	g_free(log);
+	g_free(stats);
 	return rc;
 }

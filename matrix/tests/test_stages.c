@@ -151,6 +151,43 @@ static void test_build_disk_full(void **state)
 	outcome_clear(&o);
 }
 
+/*
+ * A build tells ccache where to log each compilation's outcome (the cell's
+ * <step>.ccache.log), and an earlier build's log does not survive.
+ */
+static void test_build_ccache_log(void **state)
+{
+	char *dir = g_dir_make_tmp("kmatrix-build-XXXXXX", NULL);
+	struct arch_conf a = { .name = "x86_64", .kernel_arch = "x86_64", .cross_compile = "",
+			       .image = "arch/x86/boot/bzImage", .image_target = "bzImage" };
+	struct step s = { .id = "uapi" };
+	struct cell c = { .a = &a, .step = &s, .src = dir, .cache = dir, .logdir = dir };
+	char *mk = g_build_filename(dir, "Makefile", NULL);
+	char *stats, *image, *text = NULL;
+	char *rm[] = { "rm", "-rf", dir, NULL };
+
+	c.build_dir = g_build_filename(dir, "b", NULL);
+	stats = cell_log(&c, "ccache");
+	image = g_build_filename(c.build_dir, a.image, NULL);
+	assert_true(g_file_set_contents(mk, "bzImage:\n\t@mkdir -p $(O)/arch/x86/boot && "
+					"printf '%s' \"$$CCACHE_STATSLOG\" >$(O)/arch/x86/boot/bzImage\n",
+					-1, NULL));
+	assert_true(g_file_set_contents(stats, "# stale.c\ncache_miss\n", -1, NULL));
+	assert_int_equal(build_cell(&c), 0);
+	assert_null(c.out.verdict);
+	assert_true(g_file_get_contents(image, &text, NULL, NULL));
+	assert_string_equal(text, stats);
+	assert_true(g_str_has_suffix(stats, "/uapi.ccache.log"));
+	assert_false(g_file_test(stats, G_FILE_TEST_EXISTS));
+	g_spawn_sync(NULL, rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+	g_free(text);
+	g_free(image);
+	g_free(stats);
+	g_free(mk);
+	g_free(c.build_dir);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -164,6 +201,7 @@ int main(void)
 		cmocka_unit_test(test_done),
 		cmocka_unit_test(test_build_error_lines),
 		cmocka_unit_test(test_build_disk_full),
+		cmocka_unit_test(test_build_ccache_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
