@@ -13,7 +13,8 @@ trap '[ -n "${SMOKE_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 real_cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 
 # The stand-in tree: the last series patch changes a .c file, as the
-# benchmark's incremental edit needs.
+# benchmark's incremental edit needs; objects are compiled with make's
+# $(CC), which kmatrix sets to ccache and the naive reference to gcc.
 src=$tmp/src/linux-source-9.9
 mkdir -p "$src/kernel" "$src/include/uapi/linux" "$src/scripts/kconfig"
 cat >"$src/Makefile" <<'MK'
@@ -29,7 +30,7 @@ bzImage Image: $(O)/vmlinux
 $(O)/vmlinux: $(OBJS)
 	@cat $^ >$@
 $(O)/%.o: %.c include/uapi/linux/resource.h
-	@mkdir -p $(dir $@) && echo "  CC      $*.o" && cat $^ >$@
+	@mkdir -p $(dir $@) && echo "  CC      $*.o" && $(CC) -c -o $@ $<
 MK
 cat >"$src/scripts/kconfig/merge_config.sh" <<'SH'
 #!/bin/sh
@@ -114,7 +115,11 @@ so = ch["series_order"]["9.9/x86_64"]
 assert so["in_order"], so
 assert so["compiled"] == {"stock": 2, "baseline": 2, "uapi": 2, "rtprio": 1}, so
 assert so["full_rebuilds_after_first"] == ["baseline", "uapi"], so
-assert r["incremental"]["compiled"] == {"9.9/arm64/rtprio": 1, "9.9/x86_64/rtprio": 1}
+# Through ccache (kmatrix's CC): the header steps' recompiles are all hits.
+assert so["ccache"] == {"stock": [0, 2], "baseline": [2, 0], "uapi": [2, 0],
+                        "rtprio": [0, 1]}, so["ccache"]
+assert {k: v["objects"] for k, v in r["incremental"]["compiled"].items()} == \
+    {"9.9/arm64/rtprio": 1, "9.9/x86_64/rtprio": 1}
 assert ch["boot_overlap"]["boots"] == 8
 assert ch["boot_test"]["cells"] == 8
 assert r["naive"]["ok"] and [s["step"] for s in r["naive"]["steps"]] == \
