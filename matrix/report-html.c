@@ -26,23 +26,6 @@ static const char *const legend[] = {
 	"missing", NULL
 };
 
-static void h_text(GString *out, const char *s)
-{
-	char *c = report_clean(s);
-	char *e = g_markup_escape_text(c, -1);
-
-	g_string_append(out, e);
-	g_free(e);
-	g_free(c);
-}
-
-static void h_attr(GString *out, const char *name, const char *s)
-{
-	g_string_append_printf(out, " %s=\"", name);
-	h_text(out, s);
-	g_string_append_c(out, '"');
-}
-
 static char *anchor(const struct rcell *c)
 {
 	return g_strdelimit(g_strdup_printf("cell-%s", c->id), "/", '-');
@@ -78,7 +61,7 @@ static void h_list(GString *out, GPtrArray *a)
 {
 	for (guint i = 0; i < a->len; i++) {
 		g_string_append(out, i ? ", " : "");
-		h_text(out, a->pdata[i]);
+		xml_text(out, a->pdata[i]);
 	}
 }
 
@@ -100,14 +83,14 @@ static void h_header(GString *out, const struct report *r)
 
 	report_summary_counts(r, sum);
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kmatrix: ");
-	h_text(out, sum->str);
+	xml_text(out, sum->str);
 	g_string_append(out, "</title>\n");
 	h_style(out);
 	g_string_append(out, "</head>\n<body>\n<header>\n<h1>kmatrix report</h1>\n");
 	g_string_append_printf(out, "<p class=\"summary %s\" id=\"summary\">%s: ",
 			       r->departed || r->missing ? "departed" : "all-met",
 			       r->departed || r->missing ? "NOT ALL MET" : "ALL MET");
-	h_text(out, sum->str);
+	xml_text(out, sum->str);
 	g_string_append(out, "</p>\n<dl class=\"meta\">\n<dt>What ran</dt><dd>versions ");
 	h_list(out, r->run->versions);
 	g_string_append(out, "; arches ");
@@ -115,19 +98,19 @@ static void h_header(GString *out, const struct report *r)
 	g_string_append(out, "; steps ");
 	h_list(out, r->run->steps);
 	g_string_append(out, "</dd>\n<dt>When</dt><dd>");
-	h_text(out, *jstr(m, "started") ? jstr(m, "started") : "?");
+	xml_text(out, *jstr(m, "started") ? jstr(m, "started") : "?");
 	g_string_append(out, " to ");
-	h_text(out, *jstr(m, "finished") ? jstr(m, "finished") : "?");
+	xml_text(out, *jstr(m, "finished") ? jstr(m, "finished") : "?");
 	g_string_append(out, "</dd>\n<dt>Where</dt><dd>host ");
-	h_text(out, *jstr(m, "host") ? jstr(m, "host") : "?");
+	xml_text(out, *jstr(m, "host") ? jstr(m, "host") : "?");
 	g_string_append(out, ", QEMU accel ");
-	h_text(out, run_accel(r->run));
+	xml_text(out, run_accel(r->run));
 	g_string_append(out, "</dd>\n<dt>Project commit</dt><dd><code>");
-	h_text(out, *jstr(m, "project_commit") ? jstr(m, "project_commit") : "unknown");
+	xml_text(out, *jstr(m, "project_commit") ? jstr(m, "project_commit") : "unknown");
 	g_string_append(out, "</code> (series, expectations and tools)</dd>\n");
 	if (r->run->meta_error) {
 		g_string_append(out, "<dt>Problem</dt><dd>");
-		h_text(out, r->run->meta_error);
+		xml_text(out, r->run->meta_error);
 		g_string_append(out, "</dd>\n");
 	}
 	g_string_append(out, "</dl>\n</header>\n");
@@ -140,9 +123,9 @@ static void h_grid_cell(GString *out, const struct rcell *c)
 	char *a = anchor(c);
 
 	g_string_append_printf(out, "<td class=\"cell v-%s\"", c->verdict);
-	h_attr(out, "data-cell", c->id);
-	h_attr(out, "data-verdict", c->verdict);
-	h_attr(out, "title", c->res ? jstr(c->res, "summary") : c->missing);
+	xml_attr(out, "data-cell", c->id);
+	xml_attr(out, "data-verdict", c->verdict);
+	xml_attr(out, "title", c->res ? jstr(c->res, "summary") : c->missing);
 	g_string_append_printf(out, "><a href=\"#%s\">%s</a></td>", a,
 			       c->met ? "pass" : s->label);
 	g_free(a);
@@ -155,29 +138,24 @@ static void h_grid(GString *out, const struct report *r)
 	g_string_append(out, "<section id=\"grid\">\n<h2>Grid</h2>\n<table class=\"grid\">\n<thead><tr><th>version</th><th>arch</th>");
 	for (guint s = 0; s < run->steps->len; s++) {
 		g_string_append(out, "<th>");
-		h_text(out, run->steps->pdata[s]);
+		xml_text(out, run->steps->pdata[s]);
 		g_string_append(out, "</th>");
 	}
 	g_string_append(out, "</tr></thead>\n<tbody>\n");
 	for (guint v = 0; v < run->versions->len; v++)
 		for (guint a = 0; a < run->arches->len; a++) {
 			g_string_append(out, "<tr><th>");
-			h_text(out, run->versions->pdata[v]);
+			xml_text(out, run->versions->pdata[v]);
 			g_string_append(out, "</th><th>");
-			h_text(out, run->arches->pdata[a]);
+			xml_text(out, run->arches->pdata[a]);
 			g_string_append(out, "</th>");
 			for (guint s = 0; s < run->steps->len; s++) {
-				char *id = g_strdup_printf("%s/%s/%s",
-					(char *)run->versions->pdata[v],
-					(char *)run->arches->pdata[a],
-					(char *)run->steps->pdata[s]);
-				const struct rcell *c = g_hash_table_lookup(run->by_id, id);
+				const struct rcell *c = run_cell_at(run, v, a, s);
 
 				if (c)
 					h_grid_cell(out, c);
 				else
 					g_string_append(out, "<td>not planned</td>");
-				g_free(id);
 			}
 			g_string_append(out, "</tr>\n");
 		}
@@ -190,17 +168,14 @@ static void h_grid(GString *out, const struct report *r)
 
 static void h_evidence(GString *out, const struct rcell *c)
 {
-	json_t *e;
-	size_t i;
+	char *ev = report_evidence(c);
 
-	if (!json_array_size(json_object_get(c->res, "evidence")))
+	if (!ev)
 		return;
 	g_string_append(out, "<p>Evidence:</p>\n<pre>");
-	json_array_foreach(json_object_get(c->res, "evidence"), i, e) {
-		h_text(out, json_string_value(e) ? json_string_value(e) : "");
-		g_string_append_c(out, '\n');
-	}
-	g_string_append(out, "</pre>\n");
+	xml_text(out, ev);
+	g_string_append(out, "\n</pre>\n");
+	g_free(ev);
 }
 
 static void h_tests(GString *out, const struct rcell *c)
@@ -220,13 +195,13 @@ static void h_tests(GString *out, const struct rcell *c)
 		bool met = json_is_true(json_object_get(t, "met"));
 
 		g_string_append_printf(out, "<tr%s><td>", met ? "" : " class=\"unmet\"");
-		h_text(out, jstr(t, "name"));
+		xml_text(out, jstr(t, "name"));
 		g_string_append(out, "</td><td>");
-		h_text(out, jstr(t, "result"));
+		xml_text(out, jstr(t, "result"));
 		g_string_append(out, "</td><td>");
-		h_text(out, jstr(t, "expected"));
+		xml_text(out, jstr(t, "expected"));
 		g_string_append_printf(out, "</td><td>%s</td><td>", met ? "yes" : "NO");
-		h_text(out, jstr(t, "diag"));
+		xml_text(out, jstr(t, "diag"));
 		g_string_append(out, "</td></tr>\n");
 	}
 	g_string_append(out, "</table>\n");
@@ -251,13 +226,13 @@ static void h_cell_body(GString *out, const struct report *r,
 
 	if (!c->res) {
 		g_string_append(out, "<p>No usable result.  Why: ");
-		h_text(out, c->missing);
+		xml_text(out, c->missing);
 		g_string_append(out, "</p>\n");
 	} else {
 		g_string_append(out, "<p>Commit <code>");
-		h_text(out, jstr(c->res, "commit"));
+		xml_text(out, jstr(c->res, "commit"));
 		g_string_append(out, "</code> ");
-		h_text(out, jstr(c->res, "subject"));
+		xml_text(out, jstr(c->res, "subject"));
 		g_string_append(out, "</p>\n");
 		h_evidence(out, c);
 		h_tests(out, c);
@@ -266,7 +241,7 @@ static void h_cell_body(GString *out, const struct report *r,
 	log = report_log_excerpt(r, c, LOG_LINES, &which);
 	if (log) {
 		g_string_append_printf(out, "<p>Last lines of %s:</p>\n<pre>", which);
-		h_text(out, log);
+		xml_text(out, log);
 		g_string_append(out, "</pre>\n");
 	}
 	g_free(log);
@@ -281,15 +256,21 @@ static void h_cell(GString *out, const struct report *r,
 	g_string_append_printf(out, "<details%s", open ? " open" : "");
 	if (id)
 		g_string_append_printf(out, " id=\"%s\"", id);
-	h_attr(out, "data-details", c->id);
+	xml_attr(out, "data-details", c->id);
 	g_string_append_printf(out, "><summary><span class=\"badge v-%s\">%s</span> <b>",
 			       c->verdict, c->met ? "pass" : s->label);
-	h_text(out, c->id);
+	xml_text(out, c->id);
 	g_string_append(out, "</b> ");
-	h_text(out, c->res ? jstr(c->res, "summary") : c->missing);
+	xml_text(out, c->res ? jstr(c->res, "summary") : c->missing);
 	g_string_append(out, "</summary>\n");
 	h_cell_body(out, r, c);
 	g_string_append(out, "</details>\n");
+}
+
+static void h_departure(GString *out, const struct report *r,
+			const struct rcell *c)
+{
+	h_cell(out, r, c, false, NULL);
 }
 
 static void h_departures(GString *out, const struct report *r)
@@ -300,12 +281,7 @@ static void h_departures(GString *out, const struct report *r)
 		g_string_append(out, "<p>None: every cell met its expectation.</p>\n");
 	else
 		g_string_append(out, "<p>Each line opens to its evidence, KTAP results, log excerpt and timings.</p>\n");
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		const struct rcell *c = r->run->cells->pdata[i];
-
-		if (!c->met)
-			h_cell(out, r, c, false, NULL);
-	}
+	report_walk(out, r, REPORT_UNMET, h_departure);
 	g_string_append(out, "</section>\n");
 }
 
@@ -326,7 +302,7 @@ static void svg_row(GString *out, const struct rcell *c, double max, int y)
 
 	g_string_append_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"11\" text-anchor=\"end\">",
 			       CHART_LABEL - 6, y + 12);
-	h_text(out, c->id);
+	xml_text(out, c->id);
 	g_string_append(out, "</text>\n");
 	for (int s = 0; report_stages[s]; s++) {
 		double w = cell_stage(c, report_stages[s]) * CHART_BARS / max;
@@ -390,7 +366,7 @@ static void h_trend_list(GString *out, const char *title, GPtrArray *cells,
 		char *a = anchor(c);
 
 		g_string_append_printf(out, "<li><a href=\"#%s\">", a);
-		h_text(out, c->id);
+		xml_text(out, c->id);
 		g_string_append_printf(out, "</a>: <span class=\"badge v-%s\">%s</span> (was %s)</li>\n",
 				       c->verdict, c->met ? "pass" : report_style(c->verdict)->label,
 				       was ? was : "not run");
@@ -406,7 +382,7 @@ static void h_trend(GString *out, const struct report *r)
 	if (!t)
 		return;
 	g_string_append(out, "<section id=\"trend\">\n<h2>Trend against ");
-	h_text(out, t->against);
+	xml_text(out, t->against);
 	g_string_append(out, "</h2>\n");
 	h_trend_list(out, "New departures", t->new_departures, t);
 	h_trend_list(out, "Fixed", t->fixed, t);
@@ -417,7 +393,7 @@ static void h_trend(GString *out, const struct report *r)
 		const struct timing_change *tc = t->timing->pdata[i];
 
 		g_string_append(out, "<li>");
-		h_text(out, tc->cell->id);
+		xml_text(out, tc->cell->id);
 		g_string_append_printf(out, ": %.1f s &#8594; %.1f s (%+.0f%%), mostly %s %.1f s &#8594; %.1f s</li>\n",
 				       tc->before, tc->after,
 				       (tc->after - tc->before) * 100 / tc->before,
@@ -426,23 +402,29 @@ static void h_trend(GString *out, const struct report *r)
 	g_string_append(out, "</ul>\n</section>\n");
 }
 
-static void h_drift_patches(GString *out, const struct drift *d)
+/* The caller writes the title; @cls, when set, is the table's class. */
+static void h_table(GString *out, const struct report_table *t, const char *cls)
 {
-	g_string_append(out, "<table class=\"drift\"><tr><th>canonical</th><th>backport</th><th>drift</th><th>subject</th></tr>\n");
-	for (guint p = 0; p < d->patches->len; p++) {
-		const struct drift_patch *dp = d->patches->pdata[p];
+	g_string_append(out, "<table");
+	if (cls)
+		xml_attr(out, "class", cls);
+	g_string_append(out, "><tr>");
+	for (guint c = 0; c < t->cols->len; c++) {
+		g_string_append(out, "<th>");
+		xml_text(out, t->cols->pdata[c]);
+		g_string_append(out, "</th>");
+	}
+	g_string_append(out, "</tr>\n");
+	for (guint row = 0; row < t->rows->len; row++) {
+		GPtrArray *cells = t->rows->pdata[row];
 
-		g_string_append(out, "<tr><td>");
-		h_text(out, dp->canonical ? dp->canonical : "-");
-		g_string_append(out, "</td><td>");
-		h_text(out, dp->backport ? dp->backport : "-");
-		g_string_append_printf(out, "</td><td>%s", dp->status);
-		if (!strcmp(dp->status, "adapted"))
-			g_string_append_printf(out, ": %d lines (message: %d)",
-					       dp->lines, dp->message_lines);
-		g_string_append(out, "</td><td>");
-		h_text(out, dp->subject);
-		g_string_append(out, "</td></tr>\n");
+		g_string_append(out, "<tr>");
+		for (guint c = 0; c < cells->len; c++) {
+			g_string_append(out, "<td>");
+			xml_text(out, cells->pdata[c]);
+			g_string_append(out, "</td>");
+		}
+		g_string_append(out, "</tr>\n");
 	}
 	g_string_append(out, "</table>\n");
 }
@@ -456,14 +438,18 @@ static void h_drift(GString *out, const struct report *r)
 		const struct drift *d = r->drift->pdata[i];
 
 		g_string_append(out, "<h3>");
-		h_text(out, d->version);
+		xml_text(out, d->version);
 		g_string_append(out, "</h3>\n<p>");
 		if (d->state == DRIFT_UNAVAILABLE)
 			g_string_append(out, "Unavailable: ");
-		h_text(out, d->note);
+		xml_text(out, d->note);
 		g_string_append(out, "</p>\n");
-		if (d->state == DRIFT_COMPARED)
-			h_drift_patches(out, d);
+		if (d->state == DRIFT_COMPARED) {
+			struct report_table *t = report_drift_table(d);
+
+			h_table(out, t, "drift");
+			report_table_free(t);
+		}
 	}
 	g_string_append(out, "</section>\n");
 }
@@ -478,32 +464,14 @@ static void h_abi(GString *out, const struct report *r)
 	tables = report_abi_tables(abi);
 	g_string_append(out, "<section id=\"abi\">\n<h2>ABI (rlimit-abi)</h2>\n");
 	for (guint i = 0; i < tables->len; i++) {
-		const struct abi_table *t = tables->pdata[i];
+		const struct report_table *t = tables->pdata[i];
 
 		if (*t->title) {
 			g_string_append(out, "<h3>");
-			h_text(out, t->title);
+			xml_text(out, t->title);
 			g_string_append(out, "</h3>\n");
 		}
-		g_string_append(out, "<table><tr>");
-		for (guint c = 0; c < t->cols->len; c++) {
-			g_string_append(out, "<th>");
-			h_text(out, t->cols->pdata[c]);
-			g_string_append(out, "</th>");
-		}
-		g_string_append(out, "</tr>\n");
-		for (guint row = 0; row < t->rows->len; row++) {
-			GPtrArray *cells = t->rows->pdata[row];
-
-			g_string_append(out, "<tr>");
-			for (guint c = 0; c < cells->len; c++) {
-				g_string_append(out, "<td>");
-				h_text(out, cells->pdata[c]);
-				g_string_append(out, "</td>");
-			}
-			g_string_append(out, "</tr>\n");
-		}
-		g_string_append(out, "</table>\n");
+		h_table(out, t, NULL);
 	}
 	g_string_append(out, "</section>\n");
 	g_ptr_array_free(tables, TRUE);

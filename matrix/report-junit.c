@@ -10,26 +10,6 @@
 
 #include "report.h"
 
-static void x_attr(GString *out, const char *name, const char *value)
-{
-	char *c = report_clean(value);
-	char *e = g_markup_escape_text(c, -1);
-
-	g_string_append_printf(out, " %s=\"%s\"", name, e);
-	g_free(e);
-	g_free(c);
-}
-
-static void x_text(GString *out, const char *value)
-{
-	char *c = report_clean(value);
-	char *e = g_markup_escape_text(c, -1);
-
-	g_string_append(out, e);
-	g_free(e);
-	g_free(c);
-}
-
 /* The dashboard's class: dots separate packages, so none inside a part. */
 static char *classname(const struct rcell *c)
 {
@@ -75,17 +55,17 @@ static void count_cell(const struct rcell *c, struct counts *n)
 
 static void evidence_text(GString *out, const struct rcell *c)
 {
-	json_t *e;
-	size_t i;
+	char *ev;
 
 	if (!c->res) {
 		g_string_append(out, c->missing);
 		return;
 	}
 	g_string_append(out, jstr(c->res, "summary"));
-	json_array_foreach(json_object_get(c->res, "evidence"), i, e)
-		g_string_append_printf(out, "\n%s", json_string_value(e) ?
-				       json_string_value(e) : "");
+	ev = report_evidence(c);
+	if (ev)
+		g_string_append_printf(out, "\n%s", ev);
+	g_free(ev);
 }
 
 /* The testcase that carries a verdict no guest test does. */
@@ -94,8 +74,8 @@ static void verdict_case(GString *out, const struct rcell *c, const char *cls)
 	GString *ev = g_string_new(NULL);
 
 	g_string_append(out, "    <testcase");
-	x_attr(out, "name", c->met ? "cell" : c->verdict);
-	x_attr(out, "classname", cls);
+	xml_attr(out, "name", c->met ? "cell" : c->verdict);
+	xml_attr(out, "classname", cls);
 	g_string_append_printf(out, " time=\"%.3f\"", c->total);
 	if (c->met) {
 		g_string_append(out, "/>\n");
@@ -104,10 +84,10 @@ static void verdict_case(GString *out, const struct rcell *c, const char *cls)
 	}
 	evidence_text(ev, c);
 	g_string_append_printf(out, ">\n      <%s", report_style(c->verdict)->junit);
-	x_attr(out, "message", c->res ? jstr(c->res, "summary") : c->missing);
-	x_attr(out, "type", c->verdict);
+	xml_attr(out, "message", c->res ? jstr(c->res, "summary") : c->missing);
+	xml_attr(out, "type", c->verdict);
 	g_string_append_c(out, '>');
-	x_text(out, ev->str);
+	xml_text(out, ev->str);
 	g_string_append_printf(out, "</%s>\n    </testcase>\n",
 			       report_style(c->verdict)->junit);
 	g_string_free(ev, TRUE);
@@ -120,8 +100,8 @@ static void test_case(GString *out, json_t *t, const char *cls)
 	char *msg;
 
 	g_string_append(out, "    <testcase");
-	x_attr(out, "name", jstr(t, "name"));
-	x_attr(out, "classname", cls);
+	xml_attr(out, "name", jstr(t, "name"));
+	xml_attr(out, "classname", cls);
 	g_string_append(out, " time=\"0\"");
 	if (met && strcmp(jstr(t, "result"), "skip")) {
 		g_string_append(out, "/>\n");
@@ -130,16 +110,16 @@ static void test_case(GString *out, json_t *t, const char *cls)
 	g_string_append(out, ">\n");
 	if (met) {
 		g_string_append(out, "      <skipped");
-		x_attr(out, "message", *diag ? diag : "skipped as expected");
+		xml_attr(out, "message", *diag ? diag : "skipped as expected");
 		g_string_append(out, "/>\n");
 	} else {
 		msg = g_strdup_printf("expected %s, got %s", jstr(t, "expected"),
 				      jstr(t, "result"));
 		g_string_append(out, "      <failure");
-		x_attr(out, "message", msg);
-		x_attr(out, "type", "departed");
+		xml_attr(out, "message", msg);
+		xml_attr(out, "type", "departed");
 		g_string_append_c(out, '>');
-		x_text(out, *diag ? diag : msg);
+		xml_text(out, *diag ? diag : msg);
 		g_string_append(out, "</failure>\n");
 		g_free(msg);
 	}
@@ -157,22 +137,22 @@ static void suite(GString *out, const struct rcell *c)
 
 	count_cell(c, &n);
 	g_string_append(out, "  <testsuite");
-	x_attr(out, "name", c->id);
+	xml_attr(out, "name", c->id);
 	g_string_append_printf(out, " tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\"",
 			       n.tests, n.failures, n.errors, n.skipped, c->total);
 	if (c->res && *jstr(c->res, "started"))
-		x_attr(out, "timestamp", jstr(c->res, "started"));
+		xml_attr(out, "timestamp", jstr(c->res, "started"));
 	if (c->res && *jstr(c->res, "host"))
-		x_attr(out, "hostname", jstr(c->res, "host"));
+		xml_attr(out, "hostname", jstr(c->res, "host"));
 	g_string_append(out, ">\n    <properties>\n");
 	g_string_append(out, "      <property name=\"verdict\"");
-	x_attr(out, "value", c->verdict);
+	xml_attr(out, "value", c->verdict);
 	g_string_append(out, "/>\n");
 	if (c->res) {
 		g_string_append(out, "      <property name=\"commit\"");
-		x_attr(out, "value", jstr(c->res, "commit"));
+		xml_attr(out, "value", jstr(c->res, "commit"));
 		g_string_append(out, "/>\n      <property name=\"subject\"");
-		x_attr(out, "value", jstr(c->res, "subject"));
+		xml_attr(out, "value", jstr(c->res, "subject"));
 		g_string_append(out, "/>\n");
 	}
 	g_string_append(out, "    </properties>\n");

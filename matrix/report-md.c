@@ -86,11 +86,7 @@ static void md_grid(GString *out, const struct report *r)
 					       (char *)run->versions->pdata[v],
 					       (char *)run->arches->pdata[a]);
 			for (guint s = 0; s < run->steps->len; s++) {
-				char *id = g_strdup_printf("%s/%s/%s",
-					(char *)run->versions->pdata[v],
-					(char *)run->arches->pdata[a],
-					(char *)run->steps->pdata[s]);
-				const struct rcell *c = g_hash_table_lookup(run->by_id, id);
+				const struct rcell *c = run_cell_at(run, v, a, s);
 
 				if (!c)
 					g_string_append(out, " |");
@@ -99,7 +95,6 @@ static void md_grid(GString *out, const struct report *r)
 				else
 					g_string_append_printf(out, " **%s** |",
 							       report_style(c->verdict)->label);
-				g_free(id);
 			}
 			g_string_append_c(out, '\n');
 		}
@@ -129,12 +124,11 @@ static void md_failed_tests(GString *out, const struct rcell *c)
 	}
 }
 
-static void md_departure(GString *out, const struct rcell *c)
+static void md_departure(GString *out, const struct report *r,
+			 const struct rcell *c)
 {
-	GString *ev = g_string_new(NULL);
 	char *commit = report_short(jstr(c->res, "commit"));
-	json_t *e;
-	size_t i;
+	char *ev = report_evidence(c);
 
 	g_string_append_printf(out, "\n### %s: %s\n\n`%s` ", c->id, c->verdict,
 			       commit);
@@ -142,14 +136,19 @@ static void md_departure(GString *out, const struct rcell *c)
 	g_string_append(out, "  \n");
 	md_cell(out, jstr(c->res, "summary"));
 	g_string_append_c(out, '\n');
-	json_array_foreach(json_object_get(c->res, "evidence"), i, e)
-		g_string_append_printf(ev, "%s%s", i ? "\n" : "",
-				       json_string_value(e) ? json_string_value(e) : "");
-	if (ev->len)
-		md_block(out, ev->str);
+	if (ev && *ev)
+		md_block(out, ev);
 	md_failed_tests(out, c);
-	g_string_free(ev, TRUE);
+	g_free(ev);
 	g_free(commit);
+}
+
+static void md_missing(GString *out, const struct report *r,
+		       const struct rcell *c)
+{
+	g_string_append_printf(out, "- `%s`: ", c->id);
+	md_cell(out, c->missing);
+	g_string_append_c(out, '\n');
 }
 
 static void md_departures(GString *out, const struct report *r)
@@ -157,24 +156,11 @@ static void md_departures(GString *out, const struct report *r)
 	g_string_append_printf(out, "\n## Departures (%d)\n", r->departed);
 	if (!r->departed)
 		g_string_append(out, "\nNone.\n");
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		const struct rcell *c = r->run->cells->pdata[i];
-
-		if (c->res && !c->met)
-			md_departure(out, c);
-	}
+	report_walk(out, r, REPORT_DEPARTED, md_departure);
 	if (!r->missing)
 		return;
 	g_string_append_printf(out, "\n## Missing results (%d)\n\n", r->missing);
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		const struct rcell *c = r->run->cells->pdata[i];
-
-		if (c->res)
-			continue;
-		g_string_append_printf(out, "- `%s`: ", c->id);
-		md_cell(out, c->missing);
-		g_string_append_c(out, '\n');
-	}
+	report_walk(out, r, REPORT_MISSING, md_missing);
 }
 
 static void md_cell_list(GString *out, const char *title, GPtrArray *cells,
@@ -214,8 +200,35 @@ static void md_trend(GString *out, const struct report *r)
 	}
 }
 
+/* A header row, the rule, a line per row; the caller writes the title. */
+static void md_table(GString *out, const struct report_table *t)
+{
+	g_string_append_c(out, '|');
+	for (guint c = 0; c < t->cols->len; c++) {
+		g_string_append_c(out, ' ');
+		md_cell(out, t->cols->pdata[c]);
+		g_string_append(out, " |");
+	}
+	g_string_append(out, "\n|");
+	for (guint c = 0; c < t->cols->len; c++)
+		g_string_append(out, "---|");
+	for (guint row = 0; row < t->rows->len; row++) {
+		GPtrArray *cells = t->rows->pdata[row];
+
+		g_string_append(out, "\n|");
+		for (guint c = 0; c < cells->len; c++) {
+			g_string_append_c(out, ' ');
+			md_cell(out, cells->pdata[c]);
+			g_string_append(out, " |");
+		}
+	}
+	g_string_append_c(out, '\n');
+}
+
 static void md_drift(GString *out, const struct report *r)
 {
+	struct report_table *t;
+
 	g_string_append(out, "\n## Backport drift\n");
 	if (!r->drift || !r->drift->len)
 		g_string_append(out, "\nNo matrix definition found.\n");
@@ -228,22 +241,10 @@ static void md_drift(GString *out, const struct report *r)
 					       d->note);
 			continue;
 		}
-		g_string_append_printf(out, "\n### %s (%s)\n\n| canonical | backport | drift | subject |\n|---|---|---|---|\n",
-				       d->version, d->note);
-		for (guint p = 0; p < d->patches->len; p++) {
-			const struct drift_patch *dp = d->patches->pdata[p];
-
-			g_string_append_printf(out, "| %s | %s | %s",
-					       dp->canonical ? dp->canonical : "-",
-					       dp->backport ? dp->backport : "-",
-					       dp->status);
-			if (!strcmp(dp->status, "adapted"))
-				g_string_append_printf(out, ": %d lines (message: %d)",
-						       dp->lines, dp->message_lines);
-			g_string_append(out, " | ");
-			md_cell(out, dp->subject);
-			g_string_append(out, " |\n");
-		}
+		g_string_append_printf(out, "\n### %s (%s)\n\n", d->version, d->note);
+		t = report_drift_table(d);
+		md_table(out, t);
+		report_table_free(t);
 	}
 }
 
@@ -257,29 +258,11 @@ static void md_abi(GString *out, const struct report *r)
 	tables = report_abi_tables(abi);
 	g_string_append(out, "\n## ABI (rlimit-abi)\n");
 	for (guint i = 0; i < tables->len; i++) {
-		const struct abi_table *t = tables->pdata[i];
+		const struct report_table *t = tables->pdata[i];
 
-		g_string_append_printf(out, "\n%s%s|", *t->title ? t->title : "",
+		g_string_append_printf(out, "\n%s%s", t->title,
 				       *t->title ? ":\n\n" : "");
-		for (guint c = 0; c < t->cols->len; c++) {
-			g_string_append_c(out, ' ');
-			md_cell(out, t->cols->pdata[c]);
-			g_string_append(out, " |");
-		}
-		g_string_append(out, "\n|");
-		for (guint c = 0; c < t->cols->len; c++)
-			g_string_append(out, "---|");
-		for (guint row = 0; row < t->rows->len; row++) {
-			GPtrArray *cells = t->rows->pdata[row];
-
-			g_string_append(out, "\n|");
-			for (guint c = 0; c < cells->len; c++) {
-				g_string_append_c(out, ' ');
-				md_cell(out, cells->pdata[c]);
-				g_string_append(out, " |");
-			}
-		}
-		g_string_append_c(out, '\n');
+		md_table(out, t);
 	}
 	g_ptr_array_free(tables, TRUE);
 }

@@ -192,24 +192,6 @@ char *report_jtext(json_t *v)
 	return report_json_text(v);
 }
 
-static void abi_table_free(struct abi_table *t)
-{
-	g_free(t->title);
-	g_ptr_array_free(t->cols, TRUE);
-	g_ptr_array_free(t->rows, TRUE);
-	g_free(t);
-}
-
-static struct abi_table *abi_table_new(const char *title)
-{
-	struct abi_table *t = g_new0(struct abi_table, 1);
-
-	t->title = g_strdup(title);
-	t->cols = g_ptr_array_new_with_free_func(g_free);
-	t->rows = g_ptr_array_new_with_free_func((GDestroyNotify)g_ptr_array_unref);
-	return t;
-}
-
 static bool is_object_list(json_t *v)
 {
 	json_t *o;
@@ -224,7 +206,7 @@ static bool is_object_list(json_t *v)
 }
 
 /* "k" for a plain member, "k.sub" for each member of an object member. */
-static void abi_columns(struct abi_table *t, json_t *o)
+static void abi_columns(struct report_table *t, json_t *o)
 {
 	const char *k, *k2;
 	json_t *v, *v2;
@@ -278,7 +260,7 @@ static const char *abi_ident(json_t *o)
  */
 static void abi_list(GPtrArray *out, const char *title, json_t *list)
 {
-	struct abi_table *t = abi_table_new(title);
+	struct report_table *t = report_table_new(title);
 	const char *k;
 	json_t *o, *v;
 	size_t i;
@@ -310,8 +292,8 @@ static void abi_list(GPtrArray *out, const char *title, json_t *list)
  */
 GPtrArray *report_abi_tables(json_t *abi)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)abi_table_free);
-	struct abi_table *kv = abi_table_new("");
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)report_table_free);
+	struct report_table *kv = report_table_new("");
 	const char *k;
 	json_t *v;
 
@@ -620,15 +602,10 @@ static void order_cells(struct run *run)
 	for (guint v = 0; v < run->versions->len; v++)
 		for (guint a = 0; a < run->arches->len; a++)
 			for (guint s = 0; s < run->steps->len; s++) {
-				char *id = g_strdup_printf("%s/%s/%s",
-					(char *)run->versions->pdata[v],
-					(char *)run->arches->pdata[a],
-					(char *)run->steps->pdata[s]);
-				struct rcell *c = g_hash_table_lookup(run->by_id, id);
+				struct rcell *c = run_cell_at(run, v, a, s);
 
 				if (c)
 					g_ptr_array_add(run->cells, c);
-				g_free(id);
 			}
 	g_ptr_array_set_free_func(old, NULL);
 	g_ptr_array_free(old, TRUE);

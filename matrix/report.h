@@ -3,7 +3,8 @@
  * kmatrix report: the per-cell results of a run as markdown, HTML, JUnit
  * XML or JSON, with the trend against an earlier run, the backports' drift
  * from the canonical series and rlimit-abi's table.  Each format is one
- * file (report-<format>.c) rendering the model built by report.c.
+ * file (report-<format>.c) rendering the model built by report.c, walked
+ * the same way for every format by report-walk.c.
  */
 #ifndef KMATRIX_REPORT_H
 #define KMATRIX_REPORT_H
@@ -99,15 +100,39 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 void report_summary_counts(const struct report *r, GString *out);
 char *report_short(const char *sha);
 
-/* rlimit-abi's block of run.json as tables (it is rendered generically) */
-struct abi_table {
+/* A table of text every format renders its own way. */
+struct report_table {
 	char *title;
 	GPtrArray *cols;	/* char * */
 	GPtrArray *rows;	/* GPtrArray * of char *, one per column */
 };
+
+/* rlimit-abi's block of run.json as tables (it is rendered generically) */
 GPtrArray *report_abi_tables(json_t *abi);
 char *report_jtext(json_t *v);
 const char *report_log_kind(const char *verdict);
+
+/* report-walk.c: what every renderer walks the same way */
+struct rcell *run_cell_at(const struct run *run, guint v, guint a, guint s);
+enum report_pick {
+	REPORT_DEPARTED,	/* a result that did not meet its expectation */
+	REPORT_MISSING,		/* no usable result */
+	REPORT_UNMET,		/* either */
+};
+typedef void (*report_cell_fn)(GString *out, const struct report *r,
+			       const struct rcell *c);
+/* @fn for each cell @pick selects, in grid order. */
+void report_walk(GString *out, const struct report *r, enum report_pick pick,
+		 report_cell_fn fn);
+/* The evidence lines joined by newlines; NULL when there are none. */
+char *report_evidence(const struct rcell *c);
+/* Cleaned, escaped text and attributes for HTML and JUnit XML. */
+void xml_text(GString *out, const char *s);
+void xml_attr(GString *out, const char *name, const char *s);
+struct report_table *report_table_new(const char *title);
+void report_table_free(struct report_table *t);
+/* A compared backport's patches: canonical, backport, drift, subject. */
+struct report_table *report_drift_table(const struct drift *d);
 
 /* report-trend.c */
 struct trend *trend_compute(const struct run *now, const char *against,

@@ -147,17 +147,27 @@ static void test_range_diff(void **state)
 	g_free(t61);
 }
 
+/* `kmatrix report --format FORMAT` over the fixture results, as text. */
+static char *render(const char *format)
+{
+	char *out = g_strdup_printf("%s/drift.%s", cache, format);
+	char *argv[] = { "report", "--results", "fixtures/report/results",
+			 "--cache", cache, "--format", (char *)format, "-o", out,
+			 NULL };
+	char *text = NULL;
+
+	g_setenv("KMATRIX_TOP", TOP, TRUE);
+	assert_int_equal(cmd_report(G_N_ELEMENTS(argv) - 1, argv), 0);
+	assert_true(g_file_get_contents(out, &text, NULL, NULL));
+	g_free(out);
+	return text;
+}
+
 /* The markdown and HTML reports carry the table. */
 static void test_rendered(void **state)
 {
-	char *out = g_build_filename(cache, "drift.md", NULL);
-	char *argv[] = { "report", "--results", "fixtures/report/results",
-			 "--cache", cache, "-o", out, NULL };
-	char *text;
+	char *text = render("md");
 
-	g_setenv("KMATRIX_TOP", TOP, TRUE);
-	assert_int_equal(cmd_report(7, argv), 0);
-	assert_true(g_file_get_contents(out, &text, NULL, NULL));
 	assert_non_null(strstr(text, "### 6.1 (git range-diff of 7.2 step/baseline..step/rtprio (canonical series) against 6.1 step/baseline..step/rtprio (backports/6.1/series))"));
 	assert_non_null(strstr(text, "| identical | resource: add RLIMIT_NICE and RLIMIT_RTPRIO |"));
 	assert_non_null(strstr(text, "| - | missing | sched: add nice_to_rlimit helper |"));
@@ -166,7 +176,11 @@ static void test_rendered(void **state)
 	assert_non_null(strstr(text, "| adapted: 0 lines (message: 2) | sched: let RLIMIT_RTPRIO grant SCHED_FIFO/RR |"));
 	assert_non_null(strstr(text, "- 7.2: canonical series"));
 	g_free(text);
-	g_free(out);
+	text = render("html");
+	assert_non_null(strstr(text, "<table class=\"drift\"><tr><th>canonical</th><th>backport</th><th>drift</th><th>subject</th></tr>\n"));
+	assert_non_null(strstr(text, "<td>-</td><td>missing</td><td>sched: add nice_to_rlimit helper</td></tr>\n"));
+	assert_non_null(strstr(text, "<td>adapted: 4 lines (message: 0)</td><td>sched: let RLIMIT_NICE raise the nice ceiling</td></tr>\n"));
+	g_free(text);
 }
 
 static void test_backport_tree_not_applied(void **state)
