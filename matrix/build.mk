@@ -16,13 +16,18 @@ $(B)/matrix/%.o: matrix/%.c
 $(B)/kmatrix: $(KM_OBJS)
 	$(HOST_CC) -o $@ $^ $(PKG_LIBS)
 
-$(B)/tests/test_%: matrix/tests/test_%.c $(KM_LIBOBJS)
+# What the tests share (matrix/tests/fixture.c) is not a test of its own.
+$(B)/tests/fixture.o: matrix/tests/fixture.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Ilib -o $@ $^ $(PKG_LIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix/tests -MMD -MP -c -o $@ $<
+
+$(B)/tests/test_%: matrix/tests/test_%.c $(B)/tests/fixture.o $(KM_LIBOBJS)
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Imatrix/tests -Ilib -o $@ $^ $(PKG_LIBS) -lcmocka
 
 .PHONY: check-matrix-unit
 check-unit: check-matrix-unit
 check-matrix-unit: $(KM_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; (cd matrix/tests && ../../$$t); done
 
--include $(KM_OBJS:.o=.d)
+-include $(KM_OBJS:.o=.d) $(B)/tests/fixture.d

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "apply.h"
+#include "fixture.h"
 #include "run.h"
 #include "tree.h"
 
@@ -45,7 +46,7 @@ static int sh(const char *fmt, ...)
  */
 static int setup(void **state)
 {
-	dir = g_dir_make_tmp("kmatrix-apply-XXXXXX", NULL);
+	dir = fixture_tmpdir("apply");
 	return sh("cd %s && mkdir -p src/linux-9.9/kernel && seq 1 40 > src/linux-9.9/kernel/sys.c && "
 		  "tar -C src -cJf linux.tar.xz linux-9.9", dir) ||
 	       tree_lay(g_build_filename(dir, "tree", NULL), g_build_filename(dir, "linux.tar.xz", NULL),
@@ -63,7 +64,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	sh("rm -rf %s", dir);
+	fixture_rm_rf(dir);
 	g_free(dir);
 	return 0;
 }

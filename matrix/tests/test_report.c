@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 #include <jansson.h>
 
+#include "fixture.h"
 #include "report.h"
 
 #define FIX "fixtures/report/"
@@ -28,33 +29,13 @@ static int regenerated;
 static int setup(void **state)
 {
 	g_setenv("KMATRIX_TOP", FIX "top", TRUE);
-	tmpdir = g_dir_make_tmp("kmatrix-report-XXXXXX", NULL);
+	tmpdir = fixture_tmpdir("report");
 	return tmpdir ? 0 : -1;
-}
-
-static void rm_rf(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *n;
-
-	while (d && (n = g_dir_read_name(d))) {
-		char *p = g_build_filename(path, n, NULL);
-
-		if (g_file_test(p, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(p);
-		else
-			g_unlink(p);
-		g_free(p);
-	}
-	if (d)
-		g_dir_close(d);
-	g_rmdir(path);
 }
 
 static int teardown(void **state)
 {
-	rm_rf(tmpdir);
+	fixture_rm_rf(tmpdir);
 	g_free(tmpdir);
 	return 0;
 }

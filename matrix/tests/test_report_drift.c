@@ -14,41 +14,22 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
+#include "fixture.h"
 #include "report.h"
 
 #define TOP "fixtures/report/top"
 
 static char *cache;
 
-static void rm_rf(const char *path)
-{
-	GDir *d = g_dir_open(path, 0, NULL);
-	const char *n;
-
-	while (d && (n = g_dir_read_name(d))) {
-		char *p = g_build_filename(path, n, NULL);
-
-		if (g_file_test(p, G_FILE_TEST_IS_DIR) &&
-		    !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
-			rm_rf(p);
-		else
-			g_unlink(p);
-		g_free(p);
-	}
-	if (d)
-		g_dir_close(d);
-	g_rmdir(path);
-}
-
 static int setup(void **state)
 {
-	cache = g_dir_make_tmp("kmatrix-drift-XXXXXX", NULL);
+	cache = fixture_tmpdir("drift");
 	return cache ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-	rm_rf(cache);
+	fixture_rm_rf(cache);
 	g_free(cache);
 	return 0;
 }

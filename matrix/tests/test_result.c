@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "result.h"
 
 #define KEY "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
@@ -15,15 +16,13 @@ static char *dir;
 
 static int setup(void **state)
 {
-	dir = g_dir_make_tmp("kmatrix-result-XXXXXX", NULL);
+	dir = fixture_tmpdir("result");
 	return dir ? 0 : -1;
 }
 
 static int teardown(void **state)
 {
-	char *argv[] = { "rm", "-rf", dir, NULL };
-
-	g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, NULL, NULL);
+	fixture_rm_rf(dir);
 	g_free(dir);
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "fixture.h"
 #include "run.h"
 #include "tree.h"
 
@@ -30,7 +31,7 @@ static int setup(void **state)
 	char *cmd;
 	int rc;
 
-	dir = g_dir_make_tmp("kmatrix-tree-XXXXXX", NULL);
+	dir = fixture_tmpdir("tree");
 	tarball = g_build_filename(dir, "linux-source-9.9.tar.xz", NULL);
 	cmd = g_strdup_printf("cd %s && mkdir -p src/linux-source-9.9/scripts src/linux-source-9.9/kernel && "
 			      "printf 'obj-y += sys.o\\n' > src/linux-source-9.9/kernel/Makefile && "
@@ -48,10 +49,7 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char *cmd = g_strdup_printf("rm -rf %s", dir);
-
-	sh(cmd);
-	g_free(cmd);
+	fixture_rm_rf(dir);
 	g_free(dir);
 	g_free(tarball);
 	return 0;
