@@ -75,37 +75,52 @@ static struct cell *cell_at(struct plan *p, const char *commit)
 	return NULL;
 }
 
+/*
+ * The plan of the one version and arch both verbs work on, with signals
+ * handled as a run handles them.  On an error, says why and closes it.
+ */
+static int open_plan(struct bisect_opts *b, struct plan *p)
+{
+	GError *err = NULL;
+	int rc;
+
+	run_signals_install();
+	rc = plan_open(p, &b->o, &err);
+	if (!rc)
+		rc = plan_cells(p);
+	if (rc) {
+		if (err)
+			g_printerr("kmatrix: %s\n", err->message);
+		g_clear_error(&err);
+		plan_close(p);
+	}
+	return rc;
+}
+
 int cmd_bisect_step(int argc, char **argv)
 {
 	struct bisect_opts b = { 0 };
 	struct plan p;
 	struct cell *c;
-	GError *err = NULL;
-	char *head = NULL;
+	char *head;
 	int rc = parse("bisect-step", &b, &argc, &argv);
 
 	if (rc)
 		return rc;
-	run_signals_install();
-	rc = plan_open(&p, &b.o, &err);
-	if (!rc)
-		rc = plan_cells(&p);
-	if (!rc) {
-		head = tree_git(((struct version_run *)p.vruns->pdata[0])->tree, "rev-parse", "HEAD", NULL);
-		c = head ? cell_at(&p, head) : NULL;
-		if (!c) {
-			g_printerr("kmatrix: HEAD %s is not a step of %s\n", head, b.version);
-			rc = BISECT_SKIP;
-		} else {
-			g_ptr_array_set_size(p.cells, 0);
-			g_ptr_array_add(p.cells, c);
-			p.keep_checkout = true;
-			rc = pipeline_run(&p);
-			rc = rc >= 128 ? rc : judge_result(c->result, b.test);
-		}
-	} else if (err) {
-		g_printerr("kmatrix: %s\n", err->message);
-		g_error_free(err);
+	rc = open_plan(&b, &p);
+	if (rc)
+		return rc == 2 ? 255 : rc;
+	head = tree_git(((struct version_run *)p.vruns->pdata[0])->tree, "rev-parse", "HEAD", NULL);
+	c = head ? cell_at(&p, head) : NULL;
+	if (!c) {
+		g_printerr("kmatrix: HEAD %s is not a step of %s\n", head, b.version);
+		rc = BISECT_SKIP;
+	} else {
+		g_ptr_array_set_size(p.cells, 0);
+		g_ptr_array_add(p.cells, c);
+		p.keep_checkout = true;
+		rc = pipeline_run(&p);
+		rc = rc >= 128 ? rc : judge_result(c->result, b.test);
 	}
 	g_free(head);
 	plan_close(&p);
@@ -246,24 +261,15 @@ int cmd_bisect(int argc, char **argv)
 {
 	struct bisect_opts b = { 0 };
 	struct plan p;
-	GError *err = NULL;
 	struct version_run *vr;
 	const struct step *last = NULL;
 	int rc = parse("bisect", &b, &argc, &argv);
 
 	if (rc)
 		return rc;
-	run_signals_install();
-	rc = plan_open(&p, &b.o, &err);
-	if (!rc)
-		rc = plan_cells(&p);
-	if (rc) {
-		if (err)
-			g_printerr("kmatrix: %s\n", err->message);
-		g_clear_error(&err);
-		plan_close(&p);
+	rc = open_plan(&b, &p);
+	if (rc)
 		return rc;
-	}
 	vr = p.vruns->pdata[0];
 	for (guint i = 0; !vr->setup_error && i < vr->steps->len; i++)
 		if (((struct step *)vr->steps->pdata[i])->commit)
