@@ -103,13 +103,7 @@ static enum case_status other_user(const void *arg)
 	struct idle t;
 
 	TRY(set_both_limits(*raised ? 40 : 0, *raised ? 99 : 0));
-	if (!expect_ok(spawn_idle(&t, OTHER_UID, OTHER_GID),
-		       "spawn a process of uid %d", OTHER_UID))
-		return CASE_FAIL;
-	st = drop_to_user();
-	if (st != CASE_PASS)
-		goto out;
-	st = CASE_FAIL;
+	TRY(other_user_then_drop(&t));
 	if (expect_errno(setpriority(PRIO_PROCESS, t.pid, 19), EPERM,
 			 "setpriority(other user, 19)") &&
 	    expect_errno(setpriority(PRIO_PROCESS, t.pid, -5), EPERM,
@@ -121,7 +115,6 @@ static enum case_status other_user(const void *arg)
 	    expect_errno(rlt_sched_setattr(t.pid, SCHED_OTHER, 5, 0, 0), EPERM,
 			 "sched_setattr(other user, nice 5)"))
 		st = CASE_PASS;
-out:
 	idle_stop(&t);
 	return st;
 }

@@ -205,13 +205,7 @@ static enum case_status prlimit_other_user(const void *arg __always_unused)
 	struct idle t;
 	int res;
 
-	if (!expect_ok(spawn_idle(&t, OTHER_UID, OTHER_GID),
-		       "spawn a process of uid %d", OTHER_UID))
-		return CASE_FAIL;
-	st = drop_to_user();
-	if (st != CASE_PASS)
-		goto out;
-	st = CASE_FAIL;
+	TRY(other_user_then_drop(&t));
 	for (res = RES_NICE; res <= RES_RTPRIO; res++) {
 		if (!expect_errno(syscall(SYS_prlimit64, t.pid, res, NULL, &rl),
 				  EPERM, "read other user's resource %d",

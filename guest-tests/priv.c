@@ -188,3 +188,20 @@ void idle_stop(struct idle *t)
 		waitpid(t->pid, NULL, 0);
 	t->pid = -1;
 }
+
+/*
+ * Where the other-user cases start: an idle process of OTHER_UID in @t,
+ * then the drop to TEST_UID.  Anything but CASE_PASS has stopped @t.
+ */
+enum case_status other_user_then_drop(struct idle *t)
+{
+	enum case_status st;
+
+	if (!expect_ok(spawn_idle(t, OTHER_UID, OTHER_GID),
+		       "spawn a process of uid %d", OTHER_UID))
+		return CASE_FAIL;
+	st = drop_to_user();
+	if (st != CASE_PASS)
+		idle_stop(t);
+	return st;
+}

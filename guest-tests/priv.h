@@ -34,5 +34,6 @@ struct idle {
 
 int spawn_idle(struct idle *t, uid_t uid, gid_t gid);
 void idle_stop(struct idle *t);
+enum case_status other_user_then_drop(struct idle *t);
 
 #endif
