@@ -36,6 +36,11 @@ int cmd_run(int argc, char **argv)
 		  "Architectures to run (default: all)", "LIST" },
 		{ "steps", 0, 0, G_OPTION_ARG_STRING, &o.steps,
 		  "Steps to run (stock, baseline, series step ids; default: all)", "LIST" },
+		{ "shard", 0, 0, G_OPTION_ARG_STRING, &o.shard,
+		  "Run share I of N: whole version x arch chains, balanced by recorded timings", "I/N" },
+		{ "timings", 0, 0, G_OPTION_ARG_FILENAME, &o.timings,
+		  "Results directory whose timings balance the shards (default: --results); "
+		  "give every shard the same one", "DIR" },
 		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force,
 		  "Re-run cells whose cached result is still valid", NULL },
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o.cache,
@@ -47,7 +52,6 @@ int cmd_run(int argc, char **argv)
 		{ NULL }
 	};
 	struct plan p;
-	GError *err = NULL;
 	int rc;
 
 	if (verb_parse("run", NULL,
@@ -59,20 +63,16 @@ int cmd_run(int argc, char **argv)
 		g_printerr("kmatrix run: unexpected argument '%s'\n", argv[1]);
 		return 2;
 	}
-	run_signals_install();
-	rc = plan_open(&p, &o, &err);
-	if (rc) {
-		g_printerr("kmatrix: %s\n", err->message);
-		g_error_free(err);
-	} else {
-		rc = plan_cells(&p);
-		if (!rc && !p.cells->len) {
-			g_printerr("kmatrix: nothing to run\n");
-			rc = 2;
-		}
-		if (!rc)
-			rc = pipeline_run(&p);
+	rc = plan_prepare(&p, &o);
+	if (!rc && !p.cells->len && !p.shard_index) {
+		g_printerr("kmatrix: nothing to run\n");
+		rc = 2;
 	}
+	if (!rc && !p.cells->len)
+		printf("kmatrix: shard %d/%d has no chain (%u chains in all)\n",
+		       p.shard_index, p.shard_count, p.chains->len);
+	if (!rc)
+		rc = pipeline_run(&p);
 	plan_close(&p);
 	return rc;
 }

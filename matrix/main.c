@@ -17,11 +17,13 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "run", cmd_run, "run the matrix (apply, build, boot, test every cell)" },
+	{ "plan", cmd_plan, "list the cells, their keys and chains, and how they split into shards" },
 	{ "status", cmd_status, "print the grid of cached results" },
 	{ "bisect", cmd_bisect, "find the first step of a version that departs from its expectation" },
 #ifdef HAVE_REPORT
 	{ "report", cmd_report, "write the report (md, html, junit, json)" },
 #endif
+	{ "merge", cmd_merge, "combine the results directories of several machines into one" },
 	{ "clean", cmd_clean, "remove build directories, results or trees from the cache" },
 	/* git bisect run's script: one cell at the checked-out commit. */
 	{ "bisect-step", cmd_bisect_step, NULL },

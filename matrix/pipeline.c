@@ -261,6 +261,7 @@ static json_t *run_json(struct plan *p)
 		      "started", now, "finished", "host", g_get_host_name(),
 		      "project_commit", head ? head : "", "versions", versions,
 		      "arches", arches, "cells", cells, "usage", run_usage(p));
+	plan_identity(p, r);
 	g_free(now);
 	g_free(head);
 	return r;
@@ -322,7 +323,9 @@ int pipeline_run(struct plan *p)
 	}
 	if (!p->keep_checkout) {
 		restore_trees(p);
-		abi_check(p);
+		/* A shard with no chain has no tree to check. */
+		if (p->vruns->len)
+			abi_check(p);
 		if (run_stop_signal())
 			return 128 + run_stop_signal();
 	}
@@ -332,7 +335,7 @@ int pipeline_run(struct plan *p)
 	if (!p->keep_checkout)
 		write_run_json(p);
 	printf("kmatrix: %d met, %d not met\n", pl.met, pl.unmet);
-	if (pl.setup_errors == (int)p->cells->len) {
+	if (p->cells->len && pl.setup_errors == (int)p->cells->len) {
 		g_printerr("kmatrix: nothing could run (set-up errors above)\n");
 		return 2;
 	}

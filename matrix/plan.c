@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "result.h"
 #include "run.h"
+#include "shard.h"
 #include "tree.h"
 
 #define PLAN_ERROR g_quark_from_static_string("kmatrix-plan")
@@ -83,12 +84,17 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	memset(p, 0, sizeof(*p));
 	p->lock = -1;
 	p->force = o->force;
+	p->shard_count = o->shards > 0 ? o->shards : 1;
 	p->top = cache_project_top();
 	rc = open_conf(p, o, err);
 	if (rc)
 		return rc;
+	if (o->shard && !shard_parse(o->shard, &p->shard_index, &p->shard_count, err))
+		return 2;
 	p->cache = cache_dir(o->cache);
 	p->results = cache_results_dir(p->cache, o->results);
+	p->timings = o->timings ? g_canonicalize_filename(o->timings, NULL) :
+				  g_strdup(p->results);
 	if (!cache_path_allowed(p->cache, p->top, err))
 		return 2;
 	p->lock = lock_take(p->cache, err);
@@ -102,19 +108,13 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	return 0;
 }
 
-static int prepare_version(struct plan *p, struct version_run *vr, GError **err)
+static void prepare_version(struct plan *p, struct version_run *vr)
 {
 	char *logdir = g_build_filename(p->results, vr->v->name, NULL);
 	struct usage *prev;
 	enum tree_state st;
 	gint64 t0;
-	int rc = 0;
 
-	vr->steps = apply_plan(vr->v, err);
-	if (!vr->steps) {
-		g_free(logdir);
-		return 2;
-	}
 	vr->tree = tree_dir(p->cache, vr->v->name);
 	t0 = g_get_monotonic_time();
 	prev = run_usage_sink(&vr->lay);
@@ -133,7 +133,6 @@ static int prepare_version(struct plan *p, struct version_run *vr, GError **err)
 	if (vr->setup_msg)
 		g_printerr("kmatrix: %s: %s\n", vr->v->name, vr->setup_msg);
 	g_free(logdir);
-	return rc;
 }
 
 static void prepare_arch(struct plan *p, const struct arch_conf *a)
@@ -261,10 +260,69 @@ static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step
 	return c;
 }
 
-int plan_cells(struct plan *p)
+/* Every selected version's steps, before anything is laid: the chains. */
+static GHashTable *plan_steps(struct plan *p)
 {
+	GHashTable *by = g_hash_table_new_full(g_str_hash, g_str_equal, NULL,
+					       (GDestroyNotify)g_ptr_array_unref);
 	GError *err = NULL;
 
+	for (guint i = 0; i < p->m->versions->len; i++) {
+		const struct version_conf *v = p->m->versions->pdata[i];
+		GPtrArray *steps;
+
+		if (!plan_selected(p->versions, v->name))
+			continue;
+		steps = apply_plan(v, &err);
+		if (!steps) {
+			g_printerr("kmatrix: %s\n", err->message);
+			g_error_free(err);
+			g_hash_table_destroy(by);
+			return NULL;
+		}
+		g_hash_table_insert(by, v->name, steps);
+	}
+	return by;
+}
+
+static bool version_in_shard(const struct plan *p, const char *version)
+{
+	for (guint i = 0; i < p->chains->len; i++) {
+		const struct shard_chain *c = p->chains->pdata[i];
+
+		if (!strcmp(c->version, version) &&
+		    (!p->shard_index || c->shard == p->shard_index))
+			return true;
+	}
+	return false;
+}
+
+static void plan_version(struct plan *p, struct version_run *vr)
+{
+	prepare_version(p, vr);
+	for (guint s = 0; s < vr->steps->len; s++) {
+		struct step *st = vr->steps->pdata[s];
+
+		if (!plan_selected(p->steps, st->id))
+			continue;
+		for (guint k = 0; k < p->m->arches->len; k++) {
+			struct arch_conf *a = p->m->arches->pdata[k];
+
+			if (plan_selected(p->arches, a->name) &&
+			    plan_in_shard(p, vr->v->name, a->name))
+				g_ptr_array_add(p->cells, cell_new(p, vr, st, a));
+		}
+	}
+}
+
+int plan_cells(struct plan *p)
+{
+	GHashTable *steps = plan_steps(p);
+
+	if (!steps)
+		return 2;
+	p->series_sha = plan_series_sha(p->m);
+	shard_plan(p, steps);
 	for (guint i = 0; i < p->m->arches->len; i++) {
 		struct arch_conf *a = p->m->arches->pdata[i];
 
@@ -272,33 +330,33 @@ int plan_cells(struct plan *p)
 			prepare_arch(p, a);
 	}
 	for (guint i = 0; i < p->m->versions->len && !run_stop_signal(); i++) {
-		struct version_run *vr = g_new0(struct version_run, 1);
+		const struct version_conf *v = p->m->versions->pdata[i];
+		struct version_run *vr;
 
-		vr->v = p->m->versions->pdata[i];
-		if (!plan_selected(p->versions, vr->v->name)) {
-			g_free(vr);
+		if (!g_hash_table_contains(steps, v->name) || !version_in_shard(p, v->name))
 			continue;
-		}
+		vr = g_new0(struct version_run, 1);
+		vr->v = v;
+		vr->steps = g_ptr_array_ref(g_hash_table_lookup(steps, v->name));
 		g_ptr_array_add(p->vruns, vr);
-		if (prepare_version(p, vr, &err)) {
-			g_printerr("kmatrix: %s\n", err->message);
-			g_error_free(err);
-			return 2;
-		}
-		for (guint s = 0; s < vr->steps->len; s++) {
-			struct step *st = vr->steps->pdata[s];
-
-			if (!plan_selected(p->steps, st->id))
-				continue;
-			for (guint k = 0; k < p->m->arches->len; k++) {
-				struct arch_conf *a = p->m->arches->pdata[k];
-
-				if (plan_selected(p->arches, a->name))
-					g_ptr_array_add(p->cells, cell_new(p, vr, st, a));
-			}
-		}
+		plan_version(p, vr);
 	}
+	g_hash_table_destroy(steps);
 	return run_stop_signal() ? 128 + run_stop_signal() : 0;
+}
+
+int plan_prepare(struct plan *p, const struct plan_opts *o)
+{
+	GError *err = NULL;
+	int rc;
+
+	run_signals_install();
+	rc = plan_open(p, o, &err);
+	if (!rc)
+		return plan_cells(p);
+	g_printerr("kmatrix: %s\n", err->message);
+	g_error_free(err);
+	return rc;
 }
 
 static bool same(json_t *o, const char *field, const char *want)
@@ -468,6 +526,12 @@ void plan_close(struct plan *p)
 	g_strfreev(p->arches);
 	g_strfreev(p->steps);
 	g_free(p->expectations_sha);
+	if (p->chains)
+		g_ptr_array_free(p->chains, TRUE);
+	g_free(p->loads);
+	g_free(p->split);
+	g_free(p->timings);
+	g_free(p->series_sha);
 	g_free(p->top);
 	g_free(p->cache);
 	g_free(p->results);

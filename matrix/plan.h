@@ -17,6 +17,9 @@
 struct plan_opts {
 	char *versions, *arches, *steps;	/* ';' or ',' separated; NULL: all */
 	char *cache, *results, *matrix;
+	char *shard;		/* "I/N": run one share of the chains */
+	char *timings;		/* results directory the split is balanced by */
+	int shards;		/* plan: split into this many shares (0: none) */
 	gboolean force;
 };
 
@@ -45,14 +48,31 @@ struct plan {
 	json_t *run;		/* run.json */
 	bool keep_checkout;	/* under git bisect: leave HEAD where it is */
 	int lock;
+	/* shards (shard.c): every selected version x arch chain of the plan */
+	GPtrArray *chains;	/* struct shard_chain *, in plan order */
+	int shard_index;	/* 1-based share this run does; 0: every chain */
+	int shard_count;	/* 1 when not sharded */
+	double *loads;		/* estimated seconds per share */
+	char *split;		/* shard_digest() of the assignment */
+	char *timings;		/* results directory the estimates came from */
+	char *series_sha;	/* every version's step patches */
 };
 
 /* Parse the common options of run/bisect; 2 on usage error. */
 int plan_open(struct plan *p, const struct plan_opts *o, GError **err);
 /* Lay, apply, pack and build the list of cells with their keys. */
 int plan_cells(struct plan *p);
+/* plan_open() and plan_cells(), errors printed; plan_close() it after. */
+int plan_prepare(struct plan *p, const struct plan_opts *o);
 void plan_close(struct plan *p);
 bool plan_selected(char **list, const char *name);
+/* Build p->chains from the planned steps and split them (shard.c). */
+void shard_plan(struct plan *p, GHashTable *steps_by_version);
+bool plan_in_shard(const struct plan *p, const char *version, const char *arch);
+/* What makes results of two runs comparable, into run.json (shard.c). */
+void plan_identity(const struct plan *p, json_t *run);
+/* sha256 over every version's step ids and patch contents. */
+char *plan_series_sha(const struct matrix_conf *m);
 
 /* Write the cell's result file; final when the cell is complete. */
 void cell_finish(struct plan *p, struct cell *c, bool final);

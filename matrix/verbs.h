@@ -10,6 +10,8 @@ int cmd_status(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_clean(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Parse @entries for @verb; 0, or 2 after printing the usage error. */
 int verb_parse(const char *verb, const char *args, const char *summary,

@@ -2,8 +2,8 @@
 # set-up, every build, the unit tests, then the suites that drive real
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
-.PHONY: check check-unit check-e2e check-faults check-patches
-check: setup all check-unit check-patches check-e2e check-abi
+.PHONY: check check-unit check-e2e check-faults check-patches check-shard
+check: setup all check-unit check-patches check-e2e check-shard check-abi
 
 # Every patch of series/ and backports/ against its own version's
 # checkpatch.pl --strict and the project's patch rules (tools/check-patches);
@@ -18,3 +18,11 @@ check-patches:
 E2E_VERSION ?= 5.10
 check-e2e: all
 	tests/e2e/run.sh $(E2E_VERSION)
+
+# Shards: the end-to-end run's cells split over 2 and 3 shards, each a real
+# `kmatrix run --shard I/N` on that cache (every cell found cached, nothing
+# built), merged and reported like the one run (tests/shard/run.sh).  Runs
+# after check-e2e, whose results it splits.
+check-shard: all
+	tests/shard/run.sh
+
