@@ -24,6 +24,7 @@ static const struct verb verbs[] = {
 	{ "report", cmd_report, "write the report (md, html, junit, json)" },
 #endif
 	{ "merge", cmd_merge, "combine the results directories of several machines into one" },
+	{ "ci", cmd_ci, "write a GitLab or GitHub pipeline that runs the matrix in shards" },
 	{ "clean", cmd_clean, "remove build directories, results or trees from the cache" },
 	/* git bisect run's script: one cell at the checked-out commit. */
 	{ "bisect-step", cmd_bisect_step, NULL },

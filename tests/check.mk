@@ -2,8 +2,8 @@
 # set-up, every build, the unit tests, then the suites that drive real
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
-.PHONY: check check-unit check-e2e check-faults check-patches check-shard
-check: setup all check-unit check-patches check-e2e check-shard check-abi
+.PHONY: check check-unit check-e2e check-faults check-patches check-shard check-ci
+check: setup all check-unit check-ci check-patches check-e2e check-shard check-abi
 
 # Every patch of series/ and backports/ against its own version's
 # checkpatch.pl --strict and the project's patch rules (tools/check-patches);
@@ -26,3 +26,7 @@ check-e2e: all
 check-shard: all
 	tests/shard/run.sh
 
+# The GitLab and GitHub pipelines `kmatrix ci` writes, checked against the
+# systems' published schemas (tests/ci/validate.sh, schemas in tests/ci/).
+check-ci: all
+	tests/ci/validate.sh
