@@ -11,9 +11,13 @@
 
 #define CONF_ERROR g_quark_from_static_string("kmatrix-conf")
 
-static const char *const matrix_keys[] = { "versions", "arches", "expectations", NULL };
+static const char *const matrix_keys[] = { "versions", "arches", "expectations",
+	"arch_configs", NULL };
+static const char *const matrix_required[] = { "versions", "arches", "expectations", NULL };
 static const char *const version_keys[] = { "package", "tarball", "baseline", "series", NULL };
 static const char *const arch_keys[] = { "kernel_arch", "cross_compile", "guest_cc",
+	"debian_arch", "image", "image_target", "fragment", "init", NULL };
+static const char *const arch_required[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", NULL };
 static const char *const qemu_keys[] = { "binary", "machine", "cpu", "memory",
 	"console", "append", "timeout", NULL };
@@ -186,12 +190,15 @@ static gboolean check_keys(GKeyFile *kf, const char *path, const char *group,
 	return ok;
 }
 
-/* A relative path in a data file is relative to the project directory. */
-static char *project_path(const char *top, const char *p)
+/*
+ * A relative path in a data file is relative to @base: the project
+ * directory for matrix.conf, the arch.conf's own directory for arch.conf.
+ */
+static char *project_path(const char *base, const char *p)
 {
 	if (g_path_is_absolute(p))
 		return g_strdup(p);
-	return g_build_filename(top, p, NULL);
+	return g_build_filename(base, p, NULL);
 }
 
 static char *get_str(GKeyFile *kf, const char *group, const char *key)
@@ -261,7 +268,7 @@ static gboolean check_arch(struct arch_conf *a, GError **err)
 		return conf_fail(err, a->path, NULL, NULL, "missing group [arch]");
 	if (!g_key_file_has_group(a->kf, "qemu"))
 		return conf_fail(err, a->path, NULL, NULL, "missing group [qemu]");
-	if (!check_keys(a->kf, a->path, "arch", arch_keys, arch_keys, err) ||
+	if (!check_keys(a->kf, a->path, "arch", arch_keys, arch_required, err) ||
 	    !check_keys(a->kf, a->path, "qemu", qemu_keys, qemu_required, err))
 		return FALSE;
 	return check_quirks(a, err);
@@ -270,7 +277,7 @@ static gboolean check_arch(struct arch_conf *a, GError **err)
 struct arch_conf *arch_conf_load(const char *path, const char *name, GError **err)
 {
 	struct arch_conf *a = g_new0(struct arch_conf, 1);
-	char *dir, *frag;
+	char *dir, *frag, *init;
 
 	a->name = g_strdup(name);
 	a->path = g_strdup(path);
@@ -287,13 +294,20 @@ struct arch_conf *arch_conf_load(const char *path, const char *name, GError **er
 	a->image_target = get_str(a->kf, "arch", "image_target");
 	dir = g_path_get_dirname(path);
 	frag = get_str(a->kf, "arch", "fragment");
-	a->fragment = g_path_is_absolute(frag) ? g_strdup(frag)
-					       : g_build_filename(dir, frag, NULL);
+	a->fragment = project_path(dir, frag);
 	g_free(frag);
+	init = get_str(a->kf, "arch", "init");
+	a->init = *init ? project_path(dir, init) : NULL;
+	g_free(init);
 	g_free(dir);
 	if (!g_file_test(a->fragment, G_FILE_TEST_IS_REGULAR)) {
 		conf_fail(err, a->path, "arch", "fragment", "fragment %s does not exist",
 			  a->fragment);
+		arch_conf_free(a);
+		return NULL;
+	}
+	if (a->init && !g_file_test(a->init, G_FILE_TEST_IS_REGULAR)) {
+		conf_fail(err, a->path, "arch", "init", "init %s does not exist", a->init);
 		arch_conf_free(a);
 		return NULL;
 	}
@@ -302,7 +316,7 @@ struct arch_conf *arch_conf_load(const char *path, const char *name, GError **er
 
 static gboolean load_arch(struct matrix_conf *m, const char *name, GError **err)
 {
-	char *path = g_build_filename(m->top, "arch-configs", name, "arch.conf", NULL);
+	char *path = g_build_filename(m->arch_configs, name, "arch.conf", NULL);
 	struct arch_conf *a = NULL;
 
 	if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
@@ -338,7 +352,13 @@ static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
 
 	if (!g_key_file_has_group(kf, "matrix"))
 		return conf_fail(err, m->path, NULL, NULL, "missing group [matrix]");
-	ok = check_keys(kf, m->path, "matrix", matrix_keys, matrix_keys, err);
+	ok = check_keys(kf, m->path, "matrix", matrix_keys, matrix_required, err);
+	if (ok) {
+		char *dir = get_str(kf, "matrix", "arch_configs");
+
+		m->arch_configs = project_path(m->top, *dir ? dir : "arch-configs");
+		g_free(dir);
+	}
 	ok = ok && (versions = get_list(m, kf, "versions", err));
 	ok = ok && (arches = get_list(m, kf, "arches", err));
 	for (int i = 0; ok && versions[i]; i++)
@@ -398,6 +418,7 @@ void arch_conf_free(struct arch_conf *a)
 	g_free(a->image);
 	g_free(a->image_target);
 	g_free(a->fragment);
+	g_free(a->init);
 	if (a->kf)
 		g_key_file_free(a->kf);
 	g_free(a);
@@ -416,6 +437,7 @@ void conf_free(struct matrix_conf *m)
 	g_free(m->path);
 	g_free(m->top);
 	g_free(m->expectations);
+	g_free(m->arch_configs);
 	g_free(m);
 }
 

@@ -17,7 +17,7 @@ struct version_conf {
 };
 
 struct arch_conf {
-	char *name;		/* directory name under arch-configs/ */
+	char *name;		/* directory name under the arch-configs directory */
 	char *path;		/* arch.conf */
 	char *kernel_arch;
 	char *cross_compile;
@@ -26,6 +26,7 @@ struct arch_conf {
 	char *image;
 	char *image_target;
 	char *fragment;		/* absolute path */
+	char *init;		/* guest init to pack; NULL: guest-tests/init */
 	GKeyFile *kf;		/* kept for the [qemu version...] quirks */
 };
 
@@ -45,6 +46,7 @@ struct matrix_conf {
 	char *path;
 	char *top;		/* project directory */
 	char *expectations;	/* absolute path */
+	char *arch_configs;	/* directory of <arch>/arch.conf, absolute */
 	GPtrArray *versions;	/* struct version_conf * */
 	GPtrArray *arches;	/* struct arch_conf * */
 };

@@ -11,7 +11,7 @@ static int run_packer(const char *top, const struct arch_conf *a, const char *ou
 		      const char *bin, const char *log, const char *cache)
 {
 	char *tool = g_build_filename(top, "guest-tests", "mkinitramfs", NULL);
-	char *argv[] = { tool, a->name, (char *)out, (char *)bin, NULL };
+	char *argv[] = { tool, a->name, (char *)out, (char *)bin, a->init, NULL };
 	char **env = g_environ_setenv(g_get_environ(), "KMATRIX_CACHE", cache, TRUE);
 	struct child c = { .argv = argv, .cwd = top, .log = log, .env = env,
 			   .timeout = 300 };

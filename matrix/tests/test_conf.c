@@ -36,6 +36,9 @@ static void test_good_matrix(void **state)
 	assert_string_equal(a->fragment, TOP "/arch-configs/arm64/config.fragment");
 	assert_string_equal(conf_arch(m, "x86_64")->cross_compile, "");
 	assert_string_equal(m->expectations, TOP "/series/expectations");
+	/* Unset, the arch configs and the guest init are the project's own. */
+	assert_string_equal(m->arch_configs, TOP "/arch-configs");
+	assert_null(a->init);
 	conf_free(m);
 }
 
@@ -221,6 +224,77 @@ static void test_conf_line(void **state)
 }
 
 /* The project's own definition must load, and arm64 5.10 must get lpa2=off. */
+/* Copy the fixture arm64 arch into @dir/arches with @init_line in [arch]. */
+static char *fixture_arches(const char *dir, const char *init_line)
+{
+	char *arches = g_build_filename(dir, "arches", NULL);
+	char *adir = g_build_filename(arches, "arm64", NULL);
+	char *conf = NULL, *frag = NULL, *p;
+	char **parts;
+
+	assert_true(g_file_get_contents(TOP "/arch-configs/arm64/arch.conf", &conf, NULL, NULL));
+	assert_true(g_file_get_contents(TOP "/arch-configs/arm64/config.fragment", &frag, NULL,
+					NULL));
+	parts = g_strsplit(conf, "[arch]\n", 2);
+	g_free(conf);
+	conf = g_strconcat(parts[0], "[arch]\n", init_line, parts[1], NULL);
+	g_mkdir_with_parents(adir, 0755);
+	p = g_build_filename(adir, "arch.conf", NULL);
+	assert_true(g_file_set_contents(p, conf, -1, NULL));
+	g_free(p);
+	p = g_build_filename(adir, "config.fragment", NULL);
+	assert_true(g_file_set_contents(p, frag, -1, NULL));
+	g_free(p);
+	p = g_build_filename(adir, "guest-init", NULL);
+	assert_true(g_file_set_contents(p, "#!/bin/sh\n", -1, NULL));
+	g_free(p);
+	g_strfreev(parts);
+	g_free(conf);
+	g_free(frag);
+	g_free(adir);
+	return arches;
+}
+
+/* A matrix may take its arches, and an arch its guest init, from elsewhere. */
+static void test_arch_configs_and_init(void **state)
+{
+	char *dir = g_dir_make_tmp("kmatrix-conf-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "matrix.conf", NULL);
+	char *arches = fixture_arches(dir, "init=guest-init\n");
+	char *text = g_strdup_printf("[matrix]\nversions=7.2\narches=arm64\n"
+				     "expectations=e\narch_configs=%s\n" GOOD_VERSION, arches);
+	char *init = g_build_filename(arches, "arm64", "guest-init", NULL);
+	char *frag = g_build_filename(arches, "arm64", "config.fragment", NULL);
+	char *rm[] = { "rm", "-rf", dir, NULL };
+	GError *err = NULL;
+	struct matrix_conf *m;
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	m = conf_load("/top", path, &err);
+	if (!m)
+		fail_msg("%s", err->message);
+	assert_string_equal(m->arch_configs, arches);
+	assert_string_equal(conf_arch(m, "arm64")->init, init);
+	assert_string_equal(conf_arch(m, "arm64")->fragment, frag);
+	conf_free(m);
+	g_free(arches);
+	/* An init that is not there is an error naming the line. */
+	arches = fixture_arches(dir, "init=no-such-init\n");
+	m = conf_load("/top", path, &err);
+	assert_null(m);
+	assert_non_null(strstr(err->message, "init "));
+	assert_non_null(strstr(err->message, "no-such-init does not exist"));
+	g_error_free(err);
+	assert_true(g_spawn_sync(NULL, rm, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+				 NULL, NULL));
+	g_free(dir);
+	g_free(path);
+	g_free(arches);
+	g_free(text);
+	g_free(init);
+	g_free(frag);
+}
+
 static void test_project_matrix(void **state)
 {
 	GError *err = NULL;
@@ -255,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_quirk_selection),
 		cmocka_unit_test(test_conf_line),
+		cmocka_unit_test(test_arch_configs_and_init),
 		cmocka_unit_test(test_project_matrix),
 	};
 
