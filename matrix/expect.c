@@ -343,6 +343,24 @@ struct tally {
 	bool unexpected;	/* -> unexpected-pass */
 };
 
+/*
+ * "name: expected pass, got not ok", and the case's last diagnostic line:
+ * the runner's word on how the case ended (a signal, a timeout).
+ */
+static char *departure(const struct ktap_case *c, enum expect_outcome expected)
+{
+	GString *s = g_string_new(NULL);
+	const char *last = c->diag ? strrchr(c->diag, '\n') : NULL;
+
+	g_string_printf(s, "%s: expected %s, got %s", c->name, outcome_name(expected),
+			result_name(c->result));
+	if (c->directive)
+		g_string_append_printf(s, " # %s", c->directive);
+	if (c->diag && *c->diag)
+		g_string_append_printf(s, ": %s", last ? last + 1 : c->diag);
+	return g_string_free(s, FALSE);
+}
+
 static void judge_case(const struct expectations *e, const char *step,
 		       const struct ktap_case *c, struct judged_case *jc,
 		       struct judgement *out, struct tally *t)
@@ -366,12 +384,7 @@ static void judge_case(const struct expectations *e, const char *step,
 		t->unexpected = true;
 	else
 		t->failed = true;
-	g_ptr_array_add(out->evidence,
-			g_strdup_printf("%s: expected %s, got %s%s%s", c->name,
-					outcome_name(jc->expected),
-					result_name(c->result),
-					c->directive ? " # " : "",
-					c->directive ? c->directive : ""));
+	g_ptr_array_add(out->evidence, departure(c, jc->expected));
 }
 
 static bool reported(const struct ktap_report *r, const char *name)

@@ -138,11 +138,13 @@ static void test_judge(void **state)
 	assert_true(has_evidence(&j, "nice_rlim25_to_minus5: expected fail, got ok"));
 	judgement_free(&j);
 
-	/* a failure too: test-failed wins */
+	/* a failure too: test-failed wins; the runner's last word is shown */
 	base[3].result = KTAP_NOT_OK;
+	base[3].diag = "ran as uid 0\ncase killed by signal 11 (Segmentation fault)";
 	judge(e, "baseline", base, 4, true, &j);
 	assert_string_equal(j.verdict, "test-failed");
-	assert_true(has_evidence(&j, "nice_default: expected pass, got not ok"));
+	assert_true(has_evidence(&j, "nice_default: expected pass, got not ok: "
+				 "case killed by signal 11 (Segmentation fault)"));
 	assert_true(has_evidence(&j, "nice_rlim25_to_minus5: expected fail, got ok"));
 	judgement_free(&j);
 	expect_free(e);
