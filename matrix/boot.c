@@ -16,6 +16,7 @@
 #define AFTER_DONE_S 10
 #define PROBE_S 30
 #define CONSOLE_LINES 25
+#define SILENT "no console output"
 
 char **boot_qemu_argv(const struct cell *c, const char *initramfs)
 {
@@ -63,25 +64,34 @@ static char *read_text(const char *path)
 	return text;
 }
 
+bool boot_kernel_spoke(const char *text)
+{
+	return strstr(text, "Linux version") || strstr(text, INIT_MARK);
+}
+
+/*
+ * SeaBIOS and iPXE write to the same serial port before the kernel, so a
+ * console that is not empty can still hold nothing from the kernel.
+ */
 static const char *watch_console(struct child *ch, void *data)
 {
 	struct boot *b = data;
 	gint64 now = g_get_monotonic_time();
 	struct stat st;
-	char *text;
+	char *text = NULL;
 
 	if (now - b->last_check < G_USEC_PER_SEC / 2)
 		return NULL;
 	b->last_check = now;
-	if (stat(b->log, &st) < 0 || st.st_size == 0)
-		return now - ch->started > SILENCE_S * G_USEC_PER_SEC ?
-			"no console output" : NULL;
-	if (!b->done_seen) {
+	if (stat(b->log, &st) == 0 && st.st_size > 0 && (!b->spoke || !b->done_seen))
 		text = read_text(b->log);
-		if (strstr(text, DONE_MARK))
-			b->done_seen = now;
-		g_free(text);
-	}
+	if (text && !b->spoke)
+		b->spoke = boot_kernel_spoke(text);
+	if (text && !b->done_seen && strstr(text, DONE_MARK))
+		b->done_seen = now;
+	g_free(text);
+	if (!b->spoke)
+		return now - ch->started > SILENCE_S * G_USEC_PER_SEC ? SILENT : NULL;
 	if (b->done_seen && now - b->done_seen > AFTER_DONE_S * G_USEC_PER_SEC)
 		return "guest did not power off after " DONE_MARK;
 	return NULL;
@@ -182,20 +192,31 @@ static void last_lines(struct outcome *o, char **lines)
 	add_lines_around(o, lines, n - 1, CONSOLE_LINES - 1, 0);
 }
 
+/* Nothing from the kernel: what the console holds is the firmware's. */
+static void silent(struct outcome *o, char **lines, bool stopped)
+{
+	outcome_set(o, "boot-failed", SILENT);
+	outcome_add(o, "QEMU %s; the console holds no kernel output",
+		    stopped ? "was stopped" : "exited");
+	last_lines(o, lines);
+}
+
 bool boot_classify(const char *text, const struct child *ch, struct outcome *o)
 {
 	char **lines = g_strsplit(text, "\n", -1);
 	int panic = find_line(lines, "Kernel panic");
 	bool init = strstr(text, INIT_MARK) != NULL;
+	bool spoke = boot_kernel_spoke(text);
 	bool stopped = ch->timed_out || ch->killed_by;
 	bool judged = false;
 
-	if (!*text || (ch->killed_by && !strcmp(ch->killed_by, "no console output"))) {
-		outcome_set(o, "boot-failed", "no console output");
-		outcome_add(o, "QEMU %s with an empty console", stopped ? "was stopped" : "exited");
+	if (!spoke && (!*text || (ch->killed_by && !strcmp(ch->killed_by, SILENT)))) {
+		silent(o, lines, stopped);
 	} else if (!init && !stopped && ch->status != 0 && !strstr(text, "Linux version")) {
 		outcome_set(o, "infra-error", "QEMU failed to start");
 		last_lines(o, lines);
+	} else if (!spoke) {
+		silent(o, lines, stopped);
 	} else if (panic >= 0) {
 		outcome_set(o, "boot-failed", "kernel panic%s", init ? " after init started" : "");
 		add_lines_around(o, lines, panic, 12, 8);

@@ -22,6 +22,7 @@ struct boot {
 	gint64 done_seen;
 	gint64 real_start;	/* Unix time, microseconds */
 	struct usage usage;	/* QEMU's own: a boot outlives any stage's sink */
+	bool spoke;		/* the kernel (not the firmware) has printed */
 	bool active;
 };
 
@@ -33,6 +34,8 @@ int boot_start(struct cell *c, struct boot *b, const char *accel);
 /* Wait for the boot, classify it and judge the tests; sets c->out. */
 void boot_finish(struct boot *b, const struct expectations *exp);
 
+/* Has the kernel, or its init, printed?  Firmware banners do not count. */
+bool boot_kernel_spoke(const char *text);
 /* Classify a finished boot's console text; false when the tests may be judged. */
 bool boot_classify(const char *text, const struct child *ch, struct outcome *o);
 /* Judge the KTAP in @text for @step into @r (tests, ktap) and @o. */

@@ -84,6 +84,27 @@ static void test_no_output(void **state)
 	outcome_clear(&o);
 }
 
+/* The firmware's banner on the serial port is not the kernel talking. */
+static void test_firmware_only(void **state)
+{
+	struct child stopped = { .done = true, .killed_by = "no console output" };
+	struct child exited = { .done = true, .status = 0 };
+	struct outcome o = classify("firmware-only.log", &stopped);
+
+	assert_string_equal(o.verdict, "boot-failed");
+	assert_string_equal(o.summary, "no console output");
+	assert_true(has_evidence(&o, "QEMU was stopped; the console holds no kernel output"));
+	assert_true(has_evidence(&o, "Booting from ROM.."));
+	outcome_clear(&o);
+	o = classify("firmware-only.log", &exited);
+	assert_string_equal(o.summary, "no console output");
+	assert_true(has_evidence(&o, "QEMU exited; the console holds no kernel output"));
+	outcome_clear(&o);
+	assert_false(boot_kernel_spoke("SeaBIOS (version 1.16.2)\nBooting from ROM..\n"));
+	assert_true(boot_kernel_spoke("Linux version 5.10.262 (gcc 12)\n"));
+	assert_true(boot_kernel_spoke("KMATRIX-INIT-START\n"));
+}
+
 static void test_no_init(void **state)
 {
 	struct child ch = { .done = true, .timed_out = true, .timeout = 300 };
@@ -195,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_config_dropped),
 		cmocka_unit_test(test_panic),
 		cmocka_unit_test(test_no_output),
+		cmocka_unit_test(test_firmware_only),
 		cmocka_unit_test(test_no_init),
 		cmocka_unit_test(test_hang),
 		cmocka_unit_test(test_qemu_failed),
