@@ -377,13 +377,14 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 			continue;
 		}
 		r = apply_one(st, tree, top, s, prev->commit, &dirty, logdir);
-		if (r < 0)
+		if (r < 0) {
 			rc = -1;
-		else if (r == 0) {
+		} else if (r == 0) {
 			bad = s;
 			forget(st, tree, s);
-		} else
+		} else {
 			describe(s, tree, tag);
+		}
 		prev = r > 0 ? s : prev;
 		g_free(tag);
 	}

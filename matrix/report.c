@@ -419,8 +419,10 @@ static void cell_read(struct run *run, struct rcell *c)
 		g_free(w);
 		g_free(why);
 	} else {
-		/* final=false only means "run it again next time" (infra-error,
-		 * setup-error, apply-failed): the verdict stands for this run */
+		/*
+		 * final=false only means "run it again next time" (infra-error,
+		 * setup-error, apply-failed): the verdict stands for this run.
+		 */
 		cell_set_result(c, res);
 	}
 }

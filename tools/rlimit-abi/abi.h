@@ -36,8 +36,8 @@ struct abi_arch {
 	char *hdr_arch; /* arch whose uapi headers are installed */
 	enum abi_state state;
 	char *detail; /* why not ABI_OK */
-	GPtrArray *
-		syms; /* struct abi_sym, RLIMIT_*, RLIM_NLIMITS, RLIM_INFINITY */
+	/* struct abi_sym: RLIMIT_*, RLIM_NLIMITS, RLIM_INFINITY */
+	GPtrArray *syms;
 	GArray *init_idx; /* gint64 designators of INIT_RLIMITS */
 	GArray *lnames_idx; /* gint64 designators of fs/proc/base.c lnames */
 	char *init_err;

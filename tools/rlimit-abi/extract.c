@@ -255,9 +255,8 @@ bool abi_designators(const char *init, GPtrArray *exprs, char **err)
 
 			for (; *p && nest; p++)
 				nest += *p == '[' ? 1 : *p == ']' ? -1 : 0;
-			if (nest) {
+			if (nest)
 				break;
-			}
 			g_ptr_array_add(exprs,
 					g_strstrip(g_strndup(s, p - 1 - s)));
 			p--;

@@ -342,15 +342,16 @@ static char *tree_names(GPtrArray *trees, const char *arch, GPtrArray *l)
 	}
 	g_ptr_array_add(others, NULL);
 	g_ptr_array_add(l, NULL);
-	if (n > 1 && others->len == 1)
+	if (n > 1 && others->len == 1) {
 		out = g_strdup("all");
-	else if (n > 2 && others->len - 1 < l->len - 1) {
+	} else if (n > 2 && others->len - 1 < l->len - 1) {
 		char *but = g_strjoinv(", ", (char **)others->pdata);
 
 		out = g_strconcat("all but ", but, NULL);
 		g_free(but);
-	} else
+	} else {
 		out = g_strjoinv(", ", (char **)l->pdata);
+	}
 	g_ptr_array_free(others, TRUE);
 	return out;
 }
