@@ -18,7 +18,7 @@ static bool is_error_line(const char *l)
 }
 
 /* The host failed us rather than the kernel: say so, not build-failed. */
-static const char *infra_cause(const char *text)
+const char *build_infra_cause(const char *text)
 {
 	if (strstr(text, "No space left on device"))
 		return "no space left on device";
@@ -37,7 +37,7 @@ void build_evidence(struct outcome *o, const char *log, const char *target)
 
 	if (!g_file_get_contents(log, &text, NULL, NULL))
 		text = g_strdup("");
-	infra = infra_cause(text);
+	infra = build_infra_cause(text);
 	if (infra)
 		outcome_set(o, "infra-error", "build: %s", infra);
 	else

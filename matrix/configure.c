@@ -114,12 +114,27 @@ static int merge_fragment(struct cell *c, const char *log)
 	return run_logged(c, argv, log);
 }
 
+/* A full disk while configuring is the host's failure, not the config's. */
+void configure_evidence(struct outcome *o, const char *log, const char *what)
+{
+	char *text = NULL;
+	const char *infra;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		text = g_strdup("");
+	infra = build_infra_cause(text);
+	if (infra)
+		outcome_set(o, "infra-error", "configure: %s", infra);
+	else
+		outcome_set(o, "config-failed", "%s failed", what);
+	outcome_add_log(o, log, 15, true);
+	g_free(text);
+}
+
 static void stage_failed(struct cell *c, const char *what, const char *log)
 {
-	if (run_stop_signal())
-		return;
-	outcome_set(&c->out, "config-failed", "%s failed", what);
-	outcome_add_log(&c->out, log, 15, true);
+	if (!run_stop_signal())
+		configure_evidence(&c->out, log, what);
 }
 
 int configure_cell(struct cell *c)

@@ -209,6 +209,22 @@ static void test_build_ccache_log(void **state)
 	g_free(dir);
 }
 
+/* A full disk while configuring is the host's failure, named as such. */
+static void test_configure_disk_full(void **state)
+{
+	struct outcome o = { 0 };
+
+	configure_evidence(&o, "fixtures/buildlog/config-disk-full.log", "make tinyconfig");
+	assert_string_equal(o.verdict, "infra-error");
+	assert_string_equal(o.summary, "configure: no space left on device");
+	assert_true(has_evidence(&o, "scripts/kconfig/util.o: No space left on device"));
+	outcome_clear(&o);
+	configure_evidence(&o, "fixtures/buildlog/compile-error.log", "make olddefconfig");
+	assert_string_equal(o.verdict, "config-failed");
+	assert_string_equal(o.summary, "make olddefconfig failed");
+	outcome_clear(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +240,7 @@ int main(void)
 		cmocka_unit_test(test_build_error_lines),
 		cmocka_unit_test(test_build_disk_full),
 		cmocka_unit_test(test_build_ccache_log),
+		cmocka_unit_test(test_configure_disk_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
