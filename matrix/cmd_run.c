@@ -3,6 +3,7 @@
 
 #include "plan.h"
 #include "run.h"
+#include "shard.h"
 #include "verbs.h"
 
 int verb_parse(const char *verb, const char *args, const char *summary,
@@ -68,9 +69,8 @@ int cmd_run(int argc, char **argv)
 		g_printerr("kmatrix: nothing to run\n");
 		rc = 2;
 	}
-	if (!rc && !p.cells->len)
-		printf("kmatrix: shard %d/%d has no chain (%u chains in all)\n",
-		       p.shard_index, p.shard_count, p.chains->len);
+	if (!rc && p.shard_index)
+		shard_announce(&p);
 	if (!rc)
 		rc = pipeline_run(&p);
 	plan_close(&p);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -271,4 +272,24 @@ void plan_identity(const struct plan *p, json_t *run)
 	json_object_set_new(run, "test_binaries", bins);
 	if (p->shard_index)
 		json_object_set_new(run, "shard", shard_json(p));
+}
+
+void shard_announce(const struct plan *p)
+{
+	GString *ids = g_string_new(NULL);
+	double all = 0;
+
+	for (int s = 0; s < p->shard_count; s++)
+		all += p->loads[s];
+	for (guint i = 0; i < p->chains->len; i++) {
+		const struct shard_chain *c = p->chains->pdata[i];
+
+		if (c->shard == p->shard_index)
+			g_string_append_printf(ids, "%s%s", ids->len ? " " : "", c->id);
+	}
+	printf("kmatrix: shard %d/%d: %s (estimate %.0f s of %.0f s; split %.12s)\n",
+	       p->shard_index, p->shard_count, ids->len ? ids->str : "no chain",
+	       p->loads[p->shard_index - 1], all, p->split);
+	fflush(stdout);
+	g_string_free(ids, TRUE);
 }

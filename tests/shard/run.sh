@@ -42,6 +42,14 @@ PY
 
 versions=$(runlist "$one/run.json" versions)
 steps=$(runlist "$one/run.json" steps)
+# Every cell must be reusable as it stands (same key, final), or the shards
+# would build kernels: the results must come from this build of the project.
+stale=$("$kmatrix" plan --json --versions "$versions" --steps "$steps" --results "$one" |
+	python3 -c 'import json, sys
+print(" ".join(c["id"] for c in json.load(sys.stdin)["cells"] if c["reuse"] != "cached"))') ||
+	{ echo "shard: kmatrix plan failed"; exit 2; }
+[ -z "$stale" ] ||
+	{ echo "shard: $one is not current for $stale: run make check-e2e first"; exit 2; }
 work=$(mktemp -d /tmp/kmatrix-shard-XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
