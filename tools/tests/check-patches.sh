@@ -57,6 +57,8 @@ cp "$top/$p1" "$top/$p4" "$out/top/series/"
 cp "$fix/bad-style.patch" "$out/top/$bad"
 cp "$fix/bad-backport.patch" "$out/top/backports/0.0/series/0001-bad.patch"
 
+camel() { ls "$cache/trees/$version"/.checkpatch-camelcase.* 2>/dev/null; }
+camel_before=$(camel)
 run
 [ $rc -eq 1 ] && ok "bad patches fail (exit 1)" || not_ok "bad patches: exit $rc, want 1"
 expect "subject without subsystem" "^FAIL $bad: subject \"Fix nice for everybody.\""
@@ -67,6 +69,10 @@ expect "backport trailer naming no canonical patch" \
 expect "missing tree named" "^skip: checkpatch for 0.0: tree $cache/trees/0.0 not laid"
 if [ -f "$cache/trees/$version/scripts/checkpatch.pl" ]; then
 	expect "checkpatch error" "^FAIL $bad: checkpatch ERROR:SPACING:"
+	expect "checkpatch check" "^FAIL $bad: checkpatch CHECK:CAMELCASE:"
+	# --strict's CamelCase cache goes to the scratch view, not the tree.
+	[ "$(camel)" = "$camel_before" ] && ok "tree left as it was" ||
+		not_ok "checkpatch wrote into the tree: $(camel)"
 	expect "unlisted warning" "^FAIL $p1: checkpatch WARNING:BLOCK_COMMENT_STYLE:.*not in checkpatch-exceptions"
 	expect "clean patch passes" "^ok   $p4 \\($version\\)"
 
