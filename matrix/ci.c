@@ -86,19 +86,21 @@ static json_t *gl_cache(const char *key, json_t *paths, const char *policy)
  * work tree): the cache lives in .kmatrix-cache, reached through a link
  * outside the project.
  */
+static const char *const gitlab_link_cmd =
+	"mkdir -p .kmatrix-cache && ln -sfn \"$CI_PROJECT_DIR/.kmatrix-cache\" \"$KMATRIX_CACHE\"";
+
 static json_t *gitlab_shard_job(const struct ci *ci)
 {
 	json_t *script = cmds(shard_cmds, NULL);
 
+	json_t *paths = json_pack("[s, s]", ".kmatrix-cache/ccache", ".kmatrix-cache/trees");
+
 	json_array_insert_new(script, 0, json_string(bootstrap_cmd));
-	json_array_insert_new(script, 1, json_string(
-		"mkdir -p .kmatrix-cache && ln -sfn \"$CI_PROJECT_DIR/.kmatrix-cache\" \"$KMATRIX_CACHE\""));
+	json_array_insert_new(script, 1, json_string(gitlab_link_cmd));
 	return json_pack("{s:s, s:{s:[{s:o}]}, s:[o, o], s:o, s:{s:s, s:[s], s:s}}",
 		"stage", "shard",
 		"parallel", "matrix", "KMATRIX_SHARD", shard_numbers(ci, true),
-		"cache", gl_cache("kmatrix-shard-$KMATRIX_SHARD-of-$KMATRIX_SHARDS",
-				  json_pack("[s, s]", ".kmatrix-cache/ccache", ".kmatrix-cache/trees"),
-				  NULL),
+		"cache", gl_cache("kmatrix-shard-$KMATRIX_SHARD-of-$KMATRIX_SHARDS", paths, NULL),
 		gl_cache("kmatrix-timings", json_pack("[s]", "kmatrix-timings/"), "pull"),
 		"script", script,
 		"artifacts", "when", "always", "paths", "kmatrix-results/", "expire_in", "1 week");

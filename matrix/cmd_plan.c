@@ -66,8 +66,10 @@ static json_t *cell_json(struct plan *p, guint i)
 	json_object_set_new(o, "recorded_seconds", rec >= 0 ? json_real(rec) : json_null());
 	if (c->out.verdict) {
 		/* Decided before any build: no key, the verdict is known now. */
-		json_object_set_new(o, "decided", json_pack("{s:s, s:s}", "verdict",
-			c->out.verdict, "summary", c->out.summary ? c->out.summary : ""));
+		json_t *d = json_pack("{s:s, s:s}", "verdict", c->out.verdict,
+				      "summary", c->out.summary ? c->out.summary : "");
+
+		json_object_set_new(o, "decided", d);
 		json_object_set_new(o, "reuse", json_string("run"));
 	} else {
 		json_object_set_new(o, "reuse", json_string(reuse_names[cell_reusable(p, c)]));

@@ -100,11 +100,12 @@ static char *same_test_binaries(GPtrArray *srcs)
 	for (guint i = 0; i < srcs->len; i++)
 		for (guint k = 0; k < i; k++) {
 			const struct merge_src *a = srcs->pdata[k], *b = srcs->pdata[i];
+			json_t *ta = json_object_get(a->run, "test_binaries");
 			json_t *tb = json_object_get(b->run, "test_binaries"), *v;
 			const char *arch;
 
 			json_object_foreach(tb, arch, v) {
-				const char *x = jstr(json_object_get(a->run, "test_binaries"), arch);
+				const char *x = jstr(ta, arch);
 
 				if (*x && strcmp(x, json_string_value(v)))
 					return g_strdup_printf("test binaries for %s differ: %s has %.12s, %s has %.12s",

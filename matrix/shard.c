@@ -155,10 +155,12 @@ static void plan_chains(struct plan *p, GHashTable *steps_by_version)
 			c = shard_chain_new(v->name, a->name);
 			for (guint s = 0; s < steps->len; s++) {
 				const struct step *st = steps->pdata[s];
+				double rec;
 
-				if (plan_selected(p->steps, st->id))
-					shard_chain_add(c, st->id, shard_recorded(p->timings, v->name,
-										 a->name, st->id));
+				if (!plan_selected(p->steps, st->id))
+					continue;
+				rec = shard_recorded(p->timings, v->name, a->name, st->id);
+				shard_chain_add(c, st->id, rec);
 			}
 			g_ptr_array_add(p->chains, c);
 		}
@@ -232,10 +234,10 @@ static json_t *plan_cell_ids(const struct plan *p)
 		for (guint s = 0; order && s < order->len; s++)
 			for (guint k = 0; k < p->chains->len; k++) {
 				const struct shard_chain *c = p->chains->pdata[k];
+				const char *step = order->pdata[s];
 
 				if (!strcmp(c->version, v))
-					json_array_append_new(ids, json_sprintf("%s/%s",
-						c->id, (char *)order->pdata[s]));
+					json_array_append_new(ids, json_sprintf("%s/%s", c->id, step));
 			}
 	}
 	return ids;

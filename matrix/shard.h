@@ -12,9 +12,11 @@
 #include <stdbool.h>
 #include <glib.h>
 
-/* Estimates for a cell without a recorded result: a cold build directory
+/*
+ * Estimates for a cell without a recorded result: a cold build directory
  * (the chain's first step) costs a full build, a later step an incremental
- * one; both include the boot. */
+ * one; both include the boot.
+ */
 #define SHARD_DEFAULT_FIRST_S 600.0
 #define SHARD_DEFAULT_NEXT_S 180.0
 

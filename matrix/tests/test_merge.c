@@ -14,8 +14,8 @@
 #include "merge.h"
 #include "result.h"
 
-#define SHA(c) c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c \
-	       c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c
+#define SHA(c) (c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c \
+		c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c)
 #define SERIES SHA("5")
 #define EXPECT SHA("e")
 #define BIN_X SHA("a")
@@ -219,7 +219,8 @@ static void test_test_binary_differs(void **state)
 {
 	GPtrArray *srcs = load(shard("one", 1, 2, "s", x86), shard("two", 2, 2, "s", arm));
 
-	set_run(srcs, 1, "test_binaries", json_pack("{s:s, s:s}", "x86_64", SHA("9"), "arm64", BIN_A));
+	set_run(srcs, 1, "test_binaries",
+		json_pack("{s:s, s:s}", "x86_64", SHA("9"), "arm64", BIN_A));
 	refused(srcs, "test binaries for x86_64 differ", "/two has 999999999999");
 }
 

@@ -52,8 +52,10 @@ static void test_balanced(void **state)
 	GPtrArray *a = chains();
 	double *load = shard_split(a, 2);
 
-	/* longest first to the lighter shard (ties: the lower): 600|540,
-	 * +300 -> 600|840, +240 -> 840|840, +120 -> 960|840, +60 -> 960|900 */
+	/*
+	 * longest first to the lighter shard (ties: the lower): 600|540,
+	 * +300 -> 600|840, +240 -> 840|840, +120 -> 960|840, +60 -> 960|900
+	 */
 	assert_float_equal(load[0], 960, 0.001);
 	assert_float_equal(load[1], 900, 0.001);
 	/* greedy's bound: the spread is below the longest chain */
