@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <string.h>
+
 #include "key.h"
 
 static void add(GChecksum *c, const char *s)
@@ -6,6 +8,23 @@ static void add(GChecksum *c, const char *s)
 	/* NULL and "" differ from every real value and from each other. */
 	g_checksum_update(c, (const guchar *)(s ? s : "\x01(none)"), -1);
 	g_checksum_update(c, (const guchar *)"\n", 1);
+}
+
+/*
+ * The kernel and initramfs paths name the cache directory, which differs
+ * between machines and shards; where the files live does not change a
+ * verdict, so a result stays reusable when the cache moves.
+ */
+static void add_arg(GChecksum *c, const char *arg, const char *cache)
+{
+	size_t n = cache ? strlen(cache) : 0;
+
+	if (n && !strncmp(arg, cache, n) && arg[n] == '/') {
+		g_checksum_update(c, (const guchar *)"<cache>", -1);
+		add(c, arg + n);
+	} else {
+		add(c, arg);
+	}
 }
 
 char *key_compute(const struct key_inputs *in)
@@ -23,7 +42,7 @@ char *key_compute(const struct key_inputs *in)
 	add(c, in->initramfs);
 	add(c, in->expectations);
 	for (int i = 0; in->qemu_argv && in->qemu_argv[i]; i++)
-		add(c, in->qemu_argv[i]);
+		add_arg(c, in->qemu_argv[i], in->cache);
 	hex = g_strdup(g_checksum_get_string(c));
 	g_checksum_free(c);
 	return hex;

@@ -17,6 +17,7 @@ struct key_inputs {
 	const char *initramfs;		/* sha256 */
 	const char *expectations;	/* sha256 of the expectations file */
 	char **qemu_argv;		/* without the accelerator */
+	const char *cache;		/* prefix of qemu_argv paths, keyed as "<cache>" */
 };
 
 /* sha256 (hex) of the newline-joined inputs.  Newly allocated. */

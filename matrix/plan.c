@@ -179,6 +179,7 @@ static char *cell_key(const struct plan *p, struct cell *c)
 		.toolchain = g_hash_table_lookup(p->toolchains, c->a->name),
 		.test_binary = pk->test_binary_sha, .initramfs = pk->sha,
 		.expectations = p->expectations_sha, .qemu_argv = argv,
+		.cache = p->cache,
 	};
 
 	g_file_get_contents(c->a->path, &arch_conf, NULL, NULL);

@@ -12,6 +12,10 @@
 static char *argv_a[] = { "qemu-system-x86_64", "-m", "256", NULL };
 static char *argv_b[] = { "qemu-system-x86_64", "-m", "512", NULL };
 
+static char *argv_c1[] = { "qemu", "-kernel", "/a/cache/build/5.10/x86_64/bzImage", NULL };
+static char *argv_c2[] = { "qemu", "-kernel", "/b/km/build/5.10/x86_64/bzImage", NULL };
+static char *argv_c3[] = { "qemu", "-kernel", "/b/km/build/5.10/arm64/bzImage", NULL };
+
 static struct key_inputs base(void)
 {
 	struct key_inputs in = {
@@ -95,10 +99,38 @@ static void test_file_sha256(void **state)
 	g_free(path);
 }
 
+/* A cache moved elsewhere keeps its keys; a path inside it still counts. */
+static void test_cache_location(void **state)
+{
+	struct key_inputs a = base(), b = base(), c = base();
+	char *k1, *k2, *k3;
+
+	a.qemu_argv = argv_c1;
+	a.cache = "/a/cache";
+	b.qemu_argv = argv_c2;
+	b.cache = "/b/km";
+	c.qemu_argv = argv_c3;
+	c.cache = "/b/km";
+	k1 = key_compute(&a);
+	k2 = key_compute(&b);
+	k3 = key_compute(&c);
+	assert_string_equal(k1, k2);
+	assert_string_not_equal(k2, k3);
+	/* A prefix that is not a whole directory name is not the cache. */
+	b.cache = "/b/k";
+	g_free(k2);
+	k2 = key_compute(&b);
+	assert_string_not_equal(k1, k2);
+	g_free(k1);
+	g_free(k2);
+	g_free(k3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stable),
+		cmocka_unit_test(test_cache_location),
 		cmocka_unit_test(test_each_input_counts),
 		cmocka_unit_test(test_no_field_shift),
 		cmocka_unit_test(test_file_sha256),
