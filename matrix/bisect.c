@@ -28,6 +28,8 @@ static int parse(const char *verb, struct bisect_opts *b, int *argc, char ***arg
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &b->o.cache, "Cache directory", "DIR" },
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &b->o.results, "Results directory", "DIR" },
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &b->o.matrix, "Matrix definition", "FILE" },
+		{ "distcc", 0, 0, G_OPTION_ARG_STRING, &b->o.distcc,
+		  "Compile through distcc on HOSTS (default: $KMATRIX_DISTCC_HOSTS)", "HOSTS" },
 		{ NULL }
 	};
 
@@ -143,6 +145,8 @@ static char **self_argv(const struct bisect_opts *b, const char *verb)
 		g_ptr_array_add(a, g_strdup_printf("--results=%s", b->o.results));
 	if (b->o.matrix)
 		g_ptr_array_add(a, g_strdup_printf("--matrix=%s", b->o.matrix));
+	if (b->o.distcc)
+		g_ptr_array_add(a, g_strdup_printf("--distcc=%s", b->o.distcc));
 	g_ptr_array_add(a, g_strdup(b->version));
 	g_ptr_array_add(a, g_strdup(b->arch));
 	if (b->test)

@@ -67,7 +67,7 @@ int build_cell(struct cell *c)
 
 	unlink(log);
 	unlink(stats);
-	g_ptr_array_add(argv, g_strdup_printf("-j%u", g_get_num_processors()));
+	g_ptr_array_add(argv, g_strdup_printf("-j%u", c->jobs ? c->jobs : g_get_num_processors()));
 	g_ptr_array_add(argv, g_strdup(c->a->image_target));
 	g_ptr_array_add(argv, NULL);
 	ch.argv = (char **)argv->pdata;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cell.h"
+#include "distcc.h"
 
 void outcome_set(struct outcome *o, const char *verdict, const char *fmt, ...)
 {
@@ -73,6 +74,9 @@ char **cell_make_env(const struct cell *c)
 	env = g_environ_setenv(env, "CCACHE_DIR", ccache, TRUE);
 	/* Messages the evidence extraction reads must not be translated. */
 	env = g_environ_setenv(env, "LC_ALL", "C", TRUE);
+	/* Through the environment, not CC: the command line stays the same. */
+	if (c->distcc)
+		env = distcc_environ(env, c->distcc);
 	g_free(ccache);
 	return env;
 }

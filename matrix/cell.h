@@ -26,6 +26,8 @@ struct cell {
 	struct step *step;
 	struct qemu_conf qemu;
 	const char *cache;
+	const char *distcc;	/* DISTCC_HOSTS for ccache's misses; NULL: local */
+	unsigned int jobs;	/* make -j; 0: the local CPUs */
 	const char *src;	/* the version's tree */
 	char *build_dir;	/* <cache>/build/<v>/<arch> */
 	char *logdir;		/* <results>/<v>/<arch> */
@@ -46,7 +48,7 @@ void outcome_clear(struct outcome *o);
 void outcome_add_log(struct outcome *o, const char *path, int max, bool tail);
 
 char *cell_log(const struct cell *c, const char *stage);
-/* environ + CCACHE_DIR; make's variables for the arch. */
+/* environ + CCACHE_DIR (+ distcc's); make's variables for the arch. */
 char **cell_make_env(const struct cell *c);
 GPtrArray *cell_make_argv(const struct cell *c, const char *target);
 char *cell_cc(const struct arch_conf *a);

@@ -44,6 +44,9 @@ int cmd_run(int argc, char **argv)
 		  "give every shard the same one", "DIR" },
 		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force,
 		  "Re-run cells whose cached result is still valid", NULL },
+		{ "distcc", 0, 0, G_OPTION_ARG_STRING, &o.distcc,
+		  "Compile through distcc on HOSTS (a DISTCC_HOSTS list), ccache in front "
+		  "(default: $KMATRIX_DISTCC_HOSTS; empty: here)", "HOSTS" },
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o.cache,
 		  "Cache directory (default: $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o.results,

@@ -123,6 +123,9 @@ static int configure_and_build(struct pipeline *pl, struct cell *c)
 	char *config;
 
 	progress_stage(c, "configure");
+	/* Not part of the key: where compiles run does not change a verdict. */
+	if (c->distcc)
+		json_object_set_new(c->result, "distcc", json_string(c->distcc));
 	meter_start(&m);
 	rc = configure_cell(c);
 	meter_stop(&m, c->result, "configure");
@@ -262,6 +265,7 @@ static json_t *run_json(struct plan *p)
 		      "project_commit", head ? head : "", "versions", versions,
 		      "arches", arches, "cells", cells, "usage", run_usage(p));
 	plan_identity(p, r);
+	json_object_set_new(r, "distcc", p->distcc ? json_string(p->distcc) : json_null());
 	g_free(now);
 	g_free(head);
 	return r;

@@ -4,6 +4,7 @@
 
 #include "boot.h"
 #include "cache.h"
+#include "distcc.h"
 #include "key.h"
 #include "lock.h"
 #include "plan.h"
@@ -99,6 +100,10 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 		return 2;
 	p->lock = lock_take(p->cache, err);
 	if (p->lock == -1)
+		return 2;
+	p->jobs = g_get_num_processors();
+	p->distcc = distcc_hosts(o->distcc);
+	if (p->distcc && !(p->jobs = distcc_jobs(p->distcc, p->jobs, err)))
 		return 2;
 	p->vruns = g_ptr_array_new();
 	p->cells = g_ptr_array_new();
@@ -240,6 +245,8 @@ static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step
 	c->a = a;
 	c->step = s;
 	c->cache = p->cache;
+	c->distcc = p->distcc;
+	c->jobs = p->jobs;
 	c->src = vr->tree;
 	c->build_dir = g_build_filename(p->cache, "build", vr->v->name, a->name, NULL);
 	c->logdir = g_build_filename(p->results, vr->v->name, a->name, NULL);
@@ -522,6 +529,7 @@ void plan_close(struct plan *p)
 	if (p->exp)
 		expect_free(p->exp);
 	conf_free(p->m);
+	g_free(p->distcc);
 	lock_release(p->lock);
 	g_strfreev(p->versions);
 	g_strfreev(p->arches);

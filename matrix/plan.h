@@ -20,6 +20,7 @@ struct plan_opts {
 	char *shard;		/* "I/N": run one share of the chains */
 	char *timings;		/* results directory the split is balanced by */
 	int shards;		/* plan: split into this many shares (0: none) */
+	char *distcc;		/* distcc host list; NULL: $KMATRIX_DISTCC_HOSTS */
 	gboolean force;
 };
 
@@ -39,6 +40,8 @@ struct plan {
 	char *expectations_sha;
 	char *top, *cache, *results;
 	bool force;
+	char *distcc;		/* DISTCC_HOSTS of every build; NULL: local */
+	unsigned int jobs;	/* make -j */
 	char **versions, **arches, **steps;
 	GPtrArray *vruns;	/* struct version_run * */
 	GHashTable *packs;	/* arch name -> struct pack * (or NULL: failed) */
