@@ -2,7 +2,7 @@
 # set-up, every build, the unit tests, then the suites that drive real
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
-.PHONY: check check-unit check-e2e check-faults check-patches check-shard check-ci
+.PHONY: check check-unit check-e2e check-faults check-patches check-shard check-ci check-distcc
 check: setup all check-unit check-ci check-e2e check-shard check-abi check-patches
 
 # Every patch of series/ and backports/ against its own version's
@@ -31,3 +31,11 @@ check-shard: all
 # systems' published schemas (tests/ci/validate.sh, schemas in tests/ci/).
 check-ci: all
 	tests/ci/validate.sh
+
+# Distributed compiling (tests/distcc/run.sh): two distccd hosts in network
+# namespaces the test makes, one cell built through them and here, with the
+# same verdict and key.  Needs root; two full kernel builds, so it is not
+# part of check.  Its cache: $KMATRIX_CACHE, else ~/.cache/kmatrix-distcc.
+DISTCC_VERSION ?= 5.10
+check-distcc: all
+	tests/distcc/run.sh $(DISTCC_VERSION)
