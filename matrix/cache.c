@@ -43,17 +43,44 @@ char *cache_project_top(void)
 	return g_get_current_dir();
 }
 
-gboolean cache_path_allowed(const char *path, const char *top, GError **err)
+/*
+ * Where @path really is: symlinks resolved in the part that exists, the
+ * rest (not made yet) appended as it is.
+ */
+static char *real_location(const char *path)
 {
 	char *p = g_canonicalize_filename(path, NULL);
-	char *t = g_canonicalize_filename(top, NULL);
+	char *base = g_strdup(p), *rest = g_strdup(""), *real, *out;
+
+	while (!(real = realpath(base, NULL)) && strcmp(base, "/")) {
+		char *name = g_path_get_basename(base), *dir = g_path_get_dirname(base);
+		char *r = *rest ? g_build_filename(name, rest, NULL) : g_strdup(name);
+
+		g_free(rest);
+		g_free(name);
+		g_free(base);
+		rest = r;
+		base = dir;
+	}
+	out = real ? g_build_filename(real, rest, NULL) : g_strdup(p);
+	free(real);
+	g_free(base);
+	g_free(rest);
+	g_free(p);
+	return out;
+}
+
+gboolean cache_path_allowed(const char *path, const char *top, GError **err)
+{
+	char *p = real_location(path);
+	char *t = real_location(top);
 	size_t tl = strlen(t);
 	gboolean inside = strncmp(p, t, tl) == 0 &&
 			  (p[tl] == '/' || p[tl] == '\0');
 
 	if (inside)
 		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
-			    "%s is inside the project repository %s: kernel trees, build directories and the cache must live outside it",
+			    "%s is inside the project repository %s: kernel trees, build directories, the cache and results must live outside it",
 			    p, t);
 	g_free(p);
 	g_free(t);

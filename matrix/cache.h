@@ -17,8 +17,8 @@ char *cache_results_dir(const char *cache, const char *opt);
 char *cache_project_top(void);
 
 /*
- * Refuse a path inside the project repository, so that a kernel tree or a
- * build directory can never be committed by accident.
+ * Refuse a path inside the project repository (symlinks resolved), so that
+ * a kernel tree or a build directory can never be committed by accident.
  */
 gboolean cache_path_allowed(const char *path, const char *top, GError **err);
 

@@ -9,6 +9,7 @@
 #include "cache.h"
 #include "lock.h"
 #include "run.h"
+#include "sandbox.h"
 #include "verbs.h"
 
 static int remove_dir(const char *path)
@@ -52,6 +53,7 @@ int cmd_clean(int argc, char **argv)
 	};
 	char **versions;
 	char *cache, *results, *dir, *top;
+	struct sandbox sb = { 0 };
 	GError *err = NULL;
 	int lock, rc = 0;
 
@@ -60,14 +62,19 @@ int cmd_clean(int argc, char **argv)
 		       entries, &argc, &argv))
 		return 2;
 	cache = cache_dir(cache_opt);
+	results = cache_results_dir(cache, results_opt);
 	top = cache_project_top();
-	if (!cache_path_allowed(cache, top, &err) || (lock = lock_take(cache, &err)) < 0) {
+	lock = -1;
+	if (!cache_path_allowed(cache, top, &err) || !cache_path_allowed(results, top, &err) ||
+	    (lock = lock_take(cache, &err)) < 0 || !sandbox_open(&sb, cache, results, top, &err)) {
 		g_printerr("kmatrix: %s\n", err->message);
 		g_error_free(err);
+		lock_release(lock);
+		sandbox_clear(&sb);
 		return 2;
 	}
+	run_set_sandbox(&sb);
 	versions = versions_opt ? g_strsplit_set(versions_opt, ",;", -1) : NULL;
-	results = cache_results_dir(cache, results_opt);
 	dir = g_build_filename(cache, "build", NULL);
 	rc |= remove_each(dir, versions);
 	g_free(dir);
@@ -84,6 +91,8 @@ int cmd_clean(int argc, char **argv)
 		g_free(dir);
 	}
 	lock_release(lock);
+	run_set_sandbox(NULL);
+	sandbox_clear(&sb);
 	g_strfreev(versions);
 	g_free(results);
 	g_free(cache);

@@ -242,7 +242,9 @@ static json_t *run_json(struct plan *p)
 {
 	json_t *cells = json_array(), *versions = json_array(), *arches = json_array();
 	char *now = result_now();
-	char *head = tree_git(p->top, "rev-parse", "HEAD", NULL);
+	/* The build user reads root's repository: tell git it is trusted. */
+	char *safe = g_strdup_printf("safe.directory=%s", p->top);
+	char *head = tree_git(p->top, "-c", safe, "rev-parse", "HEAD", NULL);
 	json_t *r;
 
 	for (guint i = 0; i < p->cells->len; i++) {
@@ -260,12 +262,14 @@ static json_t *run_json(struct plan *p)
 		if (plan_selected(p->arches, a->name))
 			json_array_append_new(arches, json_string(a->name));
 	}
-	r = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o, s:o, s:o, s:o}", "schema", "kmatrix-run/1",
+	r = json_pack("{s:s, s:s, s:n, s:s, s:s, s:o, s:o, s:o, s:o, s:o}", "schema", "kmatrix-run/1",
 		      "started", now, "finished", "host", g_get_host_name(),
 		      "project_commit", head ? head : "", "versions", versions,
-		      "arches", arches, "cells", cells, "usage", run_usage(p));
+		      "arches", arches, "cells", cells, "usage", run_usage(p),
+		      "sandbox", sandbox_json(&p->sandbox));
 	plan_identity(p, r);
 	json_object_set_new(r, "distcc", p->distcc ? json_string(p->distcc) : json_null());
+	g_free(safe);
 	g_free(now);
 	g_free(head);
 	return r;

@@ -10,6 +10,7 @@
 #include "plan.h"
 #include "result.h"
 #include "run.h"
+#include "sandbox.h"
 #include "shard.h"
 #include "tree.h"
 
@@ -96,11 +97,16 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->results = cache_results_dir(p->cache, o->results);
 	p->timings = o->timings ? g_canonicalize_filename(o->timings, NULL) :
 				  g_strdup(p->results);
-	if (!cache_path_allowed(p->cache, p->top, err))
+	if (!cache_path_allowed(p->cache, p->top, err) ||
+	    !cache_path_allowed(p->results, p->top, err))
 		return 2;
 	p->lock = lock_take(p->cache, err);
 	if (p->lock == -1)
 		return 2;
+	/* Under the lock, before the first child and the first file written. */
+	if (!sandbox_open(&p->sandbox, p->cache, p->results, p->top, err))
+		return 2;
+	run_set_sandbox(&p->sandbox);
 	p->jobs = g_get_num_processors();
 	p->distcc = distcc_hosts(o->distcc);
 	if (p->distcc && !(p->jobs = distcc_jobs(p->distcc, p->jobs, err)))
@@ -531,6 +537,8 @@ void plan_close(struct plan *p)
 	conf_free(p->m);
 	g_free(p->distcc);
 	lock_release(p->lock);
+	run_set_sandbox(NULL);
+	sandbox_clear(&p->sandbox);
 	g_strfreev(p->versions);
 	g_strfreev(p->arches);
 	g_strfreev(p->steps);

@@ -13,6 +13,7 @@
 #include "conf.h"
 #include "expect.h"
 #include "pack.h"
+#include "sandbox.h"
 
 struct plan_opts {
 	char *versions, *arches, *steps;	/* ';' or ',' separated; NULL: all */
@@ -50,6 +51,7 @@ struct plan {
 	GPtrArray *cells;	/* struct cell *, in run order */
 	json_t *run;		/* run.json */
 	bool keep_checkout;	/* under git bisect: leave HEAD where it is */
+	struct sandbox sandbox;	/* every child runs in it */
 	int lock;
 	/* shards (shard.c): every selected version x arch chain of the plan */
 	GPtrArray *chains;	/* struct shard_chain *, in plan order */

@@ -5,12 +5,14 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "run.h"
+#include "sandbox.h"
 
 #define MAX_CHILDREN 16
 #define POLL_US 20000
@@ -22,6 +24,12 @@ static volatile pid_t live_pids[MAX_CHILDREN];
 static volatile sig_atomic_t stop_signal;
 static void (*tick)(void);
 static struct usage *sink;
+static const struct sandbox *sandbox;
+
+void run_set_sandbox(const struct sandbox *sb)
+{
+	sandbox = sb && sb->active ? sb : NULL;
+}
 
 void run_set_tick(void (*fn)(void))
 {
@@ -88,7 +96,18 @@ int run_stop_signal(void)
 
 static void redirect(const char *path, int fd, int flags)
 {
-	int f = open(path ? path : "/dev/null", flags, 0644);
+	int f;
+
+	/* Our own stdout or stderr, whoever may open the terminal device. */
+	if (path && !strcmp(path, "/dev/stderr")) {
+		dup2(STDERR_FILENO, fd);
+		return;
+	}
+	if (path && !strcmp(path, "/dev/stdout")) {
+		dup2(STDOUT_FILENO, fd);
+		return;
+	}
+	f = open(path ? path : "/dev/null", flags, 0644);
 
 	if (f < 0) {
 		dprintf(STDERR_FILENO, "kmatrix: cannot open %s: %s\n", path, strerror(errno));
@@ -98,7 +117,21 @@ static void redirect(const char *path, int fd, int flags)
 	close(f);
 }
 
-static void __attribute__((noreturn)) child_exec(struct child *c)
+/*
+ * A sandboxed child must not reach the terminal kmatrix was started from
+ * (TIOCSTI would type commands into the user's shell): give it up.
+ */
+static void drop_terminal(void)
+{
+	int fd = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	ioctl(fd, TIOCNOTTY);
+	close(fd);
+}
+
+static void __attribute__((noreturn)) child_exec(struct child *c, char **argv)
 {
 	int append = O_WRONLY | O_CREAT | O_APPEND;
 
@@ -107,6 +140,8 @@ static void __attribute__((noreturn)) child_exec(struct child *c)
 	signal(SIGTERM, SIG_DFL);
 	/* If kmatrix dies without cleaning up, its direct children go too. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (sandbox)
+		drop_terminal();
 	redirect("/dev/null", STDIN_FILENO, O_RDONLY);
 	redirect(c->log, STDERR_FILENO, append);
 	if (c->out)
@@ -118,10 +153,10 @@ static void __attribute__((noreturn)) child_exec(struct child *c)
 		_exit(127);
 	}
 	if (c->env)
-		execvpe(c->argv[0], c->argv, c->env);
+		execvpe(argv[0], argv, c->env);
 	else
-		execvp(c->argv[0], c->argv);
-	dprintf(STDERR_FILENO, "kmatrix: cannot run %s: %s\n", c->argv[0], strerror(errno));
+		execvp(argv[0], argv);
+	dprintf(STDERR_FILENO, "kmatrix: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -148,6 +183,7 @@ int run_start(struct child *c)
 {
 	static bool subreaper;
 	int slot = slot_add(c);
+	char **argv;
 	pid_t pid;
 
 	if (!subreaper)
@@ -166,16 +202,20 @@ int run_start(struct child *c)
 		c->status = -1;
 		return -1;
 	}
+	/* Every child, whatever the stage, runs in the sandbox once it is set. */
+	argv = sandbox ? sandbox_argv(sandbox, c->argv, c->cwd) : g_strdupv(c->argv);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
+		g_strfreev(argv);
 		slot_del(c);
 		c->done = true;
 		c->status = -1;
 		return -1;
 	}
 	if (pid == 0)
-		child_exec(c);
+		child_exec(c, argv);
+	g_strfreev(argv);
 	/* Both sides set the group, so no signal can find the child outside it. */
 	setpgid(pid, pid);
 	c->pid = pid;

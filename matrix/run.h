@@ -55,6 +55,13 @@ struct child {
 	struct usage *into;	/* where used is added when it is reaped */
 };
 
+struct sandbox;
+/*
+ * From now on every child runs inside @sb (sandbox.h); NULL or an inactive
+ * sandbox: children run as they are (unit tests, report verbs).
+ */
+void run_set_sandbox(const struct sandbox *sb);
+
 /* Catch SIGINT and SIGTERM: kill every running child's group. */
 void run_signals_install(void);
 /* The signal that asked kmatrix to stop, or 0. */

@@ -35,7 +35,7 @@ check-patches-test:
 
 # Real trees: the four stock trees, the series' steps, the fault fixtures and
 # the fast install compared with a real `make headers_install`.
-check-abi: $(B)/rlimit-abi
+check-abi: $(B)/rlimit-abi $(B)/kmatrix
 	tools/tests/check-abi.sh $(B)/rlimit-abi
 
 -include $(ABI_OBJS:.o=.d)

@@ -23,6 +23,11 @@ set -u
 
 bin=$(realpath "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# The trees belong to kmatrix's build user and untrusted builds wrote them:
+# git and make run there only inside kmatrix's sandbox, as that user.
+if [ -z "${KMATRIX_SANDBOX:-}" ]; then
+	exec "$top/build/kmatrix" sandbox -- "$0" "$bin"
+fi
 cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 trees=$cache/trees
 work=$cache/work

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmatrix sandbox -- CMD...: run CMD in the sandbox the stages run in, for
+ * scripts and people that work in the cache's trees (the ABI check, a look
+ * at a failed build).  The trees belong to the build user and untrusted
+ * builds wrote them: git or make run there as root could be led to run a
+ * planted hook or rule as root.
+ */
+#include <stdio.h>
+
+#include "cache.h"
+#include "lock.h"
+#include "run.h"
+#include "sandbox.h"
+#include "verbs.h"
+
+int cmd_sandbox(int argc, char **argv)
+{
+	char *cache_opt = NULL, *results_opt = NULL;
+	GOptionEntry entries[] = {
+		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &cache_opt, "Cache directory", "DIR" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &results_opt, "Results directory", "DIR" },
+		{ NULL }
+	};
+	char *cache, *results, *top;
+	struct sandbox sb = { 0 };
+	struct child c = { .log = "/dev/stderr", .out = "/dev/stdout" };
+	GError *err = NULL;
+	int lock = -1, rc = 2;
+
+	if (verb_parse("sandbox", "-- COMMAND...",
+		       "Run COMMAND as kmatrix's stages run: as the build user, without network,\n"
+		       "writing only the cache and results.  Exit status: COMMAND's.",
+		       entries, &argc, &argv))
+		return 2;
+	/* GOption leaves the "--" that ends kmatrix's own options. */
+	if (argc > 1 && !g_strcmp0(argv[1], "--")) {
+		argv++;
+		argc--;
+	}
+	if (argc < 2) {
+		g_printerr("kmatrix sandbox: no command (see kmatrix sandbox --help)\n");
+		return 2;
+	}
+	cache = cache_dir(cache_opt);
+	results = cache_results_dir(cache, results_opt);
+	top = cache_project_top();
+	/* Like a run: not beside another one on the same cache. */
+	if (cache_path_allowed(cache, top, &err) && cache_path_allowed(results, top, &err) &&
+	    (lock = lock_take(cache, &err)) != -1 && sandbox_open(&sb, cache, results, top, &err)) {
+		run_signals_install();
+		run_set_sandbox(&sb);
+		c.argv = argv + 1;
+		rc = run_command(&c);
+		if (rc < 0)
+			rc = run_stop_signal() ? 128 + run_stop_signal() : 127;
+		run_set_sandbox(NULL);
+	} else {
+		g_printerr("kmatrix: %s\n", err->message);
+		g_error_free(err);
+	}
+	lock_release(lock);
+	sandbox_clear(&sb);
+	g_free(cache);
+	g_free(results);
+	g_free(top);
+	return rc;
+}
