@@ -22,7 +22,9 @@ const char *build_infra_cause(const char *text)
 {
 	if (strstr(text, "No space left on device"))
 		return "no space left on device";
-	if (strstr(text, "kmatrix: cannot run"))
+	/* Said by run.c, or in the sandbox by bwrap or setpriv. */
+	if (strstr(text, "kmatrix: cannot run") || strstr(text, "bwrap: execvp ") ||
+	    strstr(text, "setpriv: failed to execute "))
 		return "a tool is missing";
 	if (strstr(text, "Cannot allocate memory"))
 		return "out of memory";

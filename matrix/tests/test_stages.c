@@ -225,6 +225,18 @@ static void test_configure_disk_full(void **state)
 	outcome_clear(&o);
 }
 
+/* In the sandbox a missing tool is reported by setpriv (or bwrap), not run.c. */
+static void test_build_tool_missing(void **state)
+{
+	struct outcome o = { 0 };
+
+	build_evidence(&o, "fixtures/buildlog/tool-missing.log", "Image");
+	assert_string_equal(o.verdict, "infra-error");
+	assert_string_equal(o.summary, "build: a tool is missing");
+	assert_true(has_evidence(&o, "setpriv: failed to execute aarch64-linux-gnu-gcc"));
+	outcome_clear(&o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -241,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_build_disk_full),
 		cmocka_unit_test(test_build_ccache_log),
 		cmocka_unit_test(test_configure_disk_full),
+		cmocka_unit_test(test_build_tool_missing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
