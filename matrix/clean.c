@@ -66,7 +66,7 @@ int cmd_clean(int argc, char **argv)
 	top = cache_project_top();
 	lock = -1;
 	if (!cache_path_allowed(cache, top, &err) || !cache_path_allowed(results, top, &err) ||
-	    (lock = lock_take(cache, &err)) < 0 || !sandbox_open(&sb, cache, results, top, &err)) {
+	    (lock = lock_take(cache, &err)) < 0 || !sandbox_open(&sb, cache, results, top, true, &err)) {
 		g_printerr("kmatrix: %s\n", err->message);
 		g_error_free(err);
 		lock_release(lock);

@@ -104,7 +104,7 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	if (p->lock == -1)
 		return 2;
 	/* Under the lock, before the first child and the first file written. */
-	if (!sandbox_open(&p->sandbox, p->cache, p->results, p->top, err))
+	if (!sandbox_open(&p->sandbox, p->cache, p->results, p->top, true, err))
 		return 2;
 	run_set_sandbox(&p->sandbox);
 	p->jobs = g_get_num_processors();

@@ -164,6 +164,14 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
 	for (guint i = 0; i < rw->len; i++)
 		add_bind(a, sb, "--bind", rw->pdata[i]);
 	add(a, "--setenv", SANDBOX_ENV, "1");
+	/*
+	 * git inside works in trees of whichever owner (this repository is
+	 * root's): ownership protects a privileged user, and the build user is
+	 * the one untrusted already.
+	 */
+	add(a, "--setenv", "GIT_CONFIG_COUNT", "1");
+	add(a, "--setenv", "GIT_CONFIG_KEY_0", "safe.directory");
+	add(a, "--setenv", "GIT_CONFIG_VALUE_0", "*");
 	if (cwd)
 		add(a, "--chdir", cwd, NULL);
 	add(a, "--", NULL, NULL);
@@ -382,7 +390,7 @@ static gboolean find_tools(bool root, GError **err)
 }
 
 gboolean sandbox_open(struct sandbox *sb, const char *cache, const char *results,
-		      const char *top, GError **err)
+		      const char *top, bool own, GError **err)
 {
 	bool root = geteuid() == 0;
 
@@ -410,10 +418,21 @@ gboolean sandbox_open(struct sandbox *sb, const char *cache, const char *results
 	add_hidden(sb, top);
 	add_ro(sb, top);
 	sb->kvm = g_file_test("/dev/kvm", G_FILE_TEST_EXISTS);
-	if (root && (!own_all(sb, cache, results, err) || !drop_fs(sb, err)))
+	if (root && ((own && !own_all(sb, cache, results, err)) || !drop_fs(sb, err)))
 		return FALSE;
 	sb->active = true;
 	return TRUE;
+}
+
+void sandbox_show(struct sandbox *sb, const char *path)
+{
+	char *real = realpath(path, NULL);
+
+	if (!real)
+		return;
+	add_hidden(sb, real);
+	g_ptr_array_add(sb->ro, g_strdup(real));
+	free(real);
 }
 
 void sandbox_clear(struct sandbox *sb)

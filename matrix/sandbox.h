@@ -51,12 +51,18 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
 /*
  * Set the sandbox up for a run on @cache and @results (either may not exist
  * yet) reading the project @top.  As root: look up the build user, give it
- * the cache and results, and switch kmatrix's own file access to it.
+ * the cache and results (when @own: only under the cache's lock), and
+ * switch kmatrix's own file access to it.
  * Inside a kmatrix sandbox (kmatrix bisect-step under git bisect run): no
  * second wrapper.  FALSE with @err naming the fix when it cannot be done.
  */
 gboolean sandbox_open(struct sandbox *sb, const char *cache, const char *results,
-		      const char *top, GError **err);
+		      const char *top, bool own, GError **err);
+/*
+ * Show @path read-only too, however the build user could reach it (a test's
+ * fixture in a private directory under /tmp, say).
+ */
+void sandbox_show(struct sandbox *sb, const char *path);
 void sandbox_clear(struct sandbox *sb);
 /* What run.json records about the sandbox. */
 json_t *sandbox_json(const struct sandbox *sb);

@@ -9,7 +9,7 @@ check: setup all check-unit check-ci check-e2e check-shard check-sandbox check-a
 # checkpatch.pl --strict and the project's patch rules (tools/check-patches);
 # a version whose tree kmatrix has not laid yet is skipped, named.  Last in
 # check, so that on a fresh machine the trees the suites lay are checked.
-check-patches:
+check-patches: $(B)/kmatrix
 	tools/check-patches
 
 # The end-to-end suite: one version, both arches, steps stock, baseline and

@@ -30,7 +30,7 @@ check-abi-unit: $(ABI_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 
 # tools/check-patches catches its fixture bad patches (tools/tests/patches).
-check-patches-test:
+check-patches-test: $(B)/kmatrix
 	tools/tests/check-patches.sh
 
 # Real trees: the four stock trees, the series' steps, the fault fixtures and

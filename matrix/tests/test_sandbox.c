@@ -83,6 +83,7 @@ static void test_isolation(void **state)
 	assert_int_equal(find(a, "--dev-bind", "/dev/kvm"), -1);
 	assert_in_range(find(a, "--chdir", "/root/.cache/km/trees/5.10"), 1, end);
 	assert_in_range(find(a, "--setenv", SANDBOX_ENV), 1, end);
+	assert_string_equal(a[find(a, "--setenv", "GIT_CONFIG_KEY_0") + 2], "safe.directory");
 	g_strfreev(a);
 	sandbox_clear(&sb);
 }
