@@ -65,7 +65,7 @@ done
 
 # 2. The sandbox itself.
 say "a command in the sandbox: build user, no capabilities, no network"
-out=$("$kmatrix" sandbox -- sh -c '
+out=$("$kmatrix" sandbox --results "$results" -- sh -c '
 	echo "uid $(id -u)"
 	grep -E "^Cap(Eff|Prm|Bnd|Amb)" /proc/self/status
 	for f in /root/'$marker' /etc/'$marker' '"$top/$marker"'; do
@@ -134,7 +134,7 @@ for t in insmod modprobe rmmod kexec; do
 	chmod 755 "$shadow/$t"
 done
 # The wrappers do record, from inside the sandbox too.
-PATH=$shadow:$PATH "$kmatrix" sandbox -- insmod probe.ko >/dev/null 2>&1
+PATH=$shadow:$PATH "$kmatrix" sandbox --results "$results" -- insmod probe.ko >/dev/null 2>&1
 grep -q "^insmod probe.ko" "$calls" 2>/dev/null || fail "the insmod wrapper records nothing"
 rm -f "$calls"
 t1=$(date +%s)
