@@ -66,7 +66,7 @@ static void add(GPtrArray *a, const char *s1, const char *s2, const char *s3)
 /* The fresh directory (tmpfs) @path lies under, or NULL. */
 static const char *fresh_parent(const struct sandbox *sb, const char *path)
 {
-	const char *best = under(path, "/tmp") ? "/tmp" : NULL;
+	const char *best = under(path, SANDBOX_TMP) ? SANDBOX_TMP : NULL;
 
 	for (guint i = 0; sb->hide && i < sb->hide->len; i++)
 		if (under(path, sb->hide->pdata[i]) &&
@@ -150,9 +150,13 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
 	add(a, "--ro-bind", "/", "/");
 	add(a, "--dev", "/dev", NULL);
 	add(a, "--proc", "/proc", NULL);
-	/* A fresh /tmp for everyone, as the host's is: sticky and world-writable. */
+	/*
+	 * The host's /tmp stays visible, read-only (inputs of a test may live
+	 * there); temporary files go to a fresh, sticky, world-writable one.
+	 */
 	add(a, "--perms", "1777", NULL);
-	add(a, "--tmpfs", "/tmp", NULL);
+	add(a, "--tmpfs", SANDBOX_TMP, NULL);
+	add(a, "--setenv", "TMPDIR", SANDBOX_TMP);
 	if (sb->kvm)
 		add(a, "--dev-bind", "/dev/kvm", "/dev/kvm");
 	for (guint i = 0; i < hide->len; i++) {

@@ -2,8 +2,8 @@
 /*
  * The sandbox of every child kmatrix runs (run.c wraps each argv): a
  * series' Makefiles, Kconfig and scripts are untrusted code.  bubblewrap
- * gives the child no network, a read-only view of the host, a fresh /tmp
- * and write access to the cache and results directories only.  Started as
+ * gives the child no network, a read-only view of the host, a private
+ * $TMPDIR and write access to the cache and results directories only.  Started as
  * root, kmatrix also runs the child as the build user (setpriv inside the
  * sandbox), gives the cache to that user and does its own writes there as
  * that user, so nothing a build leaves behind can make root write elsewhere.
@@ -19,6 +19,8 @@
 
 #define SANDBOX_ENV "KMATRIX_SANDBOX"
 #define SANDBOX_USER "kmatrix"
+/* The sandbox's private, writable temporary directory ($TMPDIR). */
+#define SANDBOX_TMP "/var/tmp"
 
 struct sandbox {
 	bool active;		/* children are wrapped */

@@ -9,6 +9,9 @@ set -eu
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d /tmp/kmatrix-bench-smoke-XXXXXX)
+# kmatrix's stages run as its build user: the stand-in tree, series and
+# QEMU must be readable by that user.
+chmod 755 "$tmp"
 trap '[ -n "${SMOKE_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 real_cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 

@@ -70,8 +70,11 @@ static void test_isolation(void **state)
 	/* The host read-only, first, so every later mount is on top of it. */
 	assert_int_equal(find(a, "--ro-bind", "/"), 1 + find(a, "--die-with-parent", NULL) + 5);
 	assert_string_equal(a[find(a, "--ro-bind", "/") + 2], "/");
-	assert_in_range(find(a, "--tmpfs", "/tmp"), 1, end);
-	assert_string_equal(a[find(a, "--tmpfs", "/tmp") - 1], "1777");
+	/* The host's /tmp read-only; a private, sticky $TMPDIR. */
+	assert_int_equal(find(a, "--tmpfs", "/tmp"), -1);
+	assert_in_range(find(a, "--tmpfs", SANDBOX_TMP), 1, end);
+	assert_string_equal(a[find(a, "--tmpfs", SANDBOX_TMP) - 1], "1777");
+	assert_string_equal(a[find(a, "--setenv", "TMPDIR") + 2], SANDBOX_TMP);
 	assert_in_range(find(a, "--dev", "/dev"), 1, end);
 	assert_in_range(find(a, "--proc", "/proc"), 1, end);
 	/* Only the cache and results are writable. */

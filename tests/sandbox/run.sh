@@ -9,7 +9,7 @@
 #  3. a real run of a hostile series (tests/sandbox/series: its top Makefile
 #     writes to /tmp, /root, /etc, /var/tmp and this repository, and
 #     connects out) on 5.10 x86_64: the make fails, every write outside the
-#     cache was refused or went to the sandbox's own /tmp, the network was
+#     cache was refused or went to the sandbox's own $TMPDIR, the network was
 #     unreachable, and no marker file exists afterwards;
 #  4. a real cell (5.10 x86_64 baseline: configure, build, boot, test) with
 #     insmod, modprobe, rmmod and kexec shadowed on PATH by wrappers that
@@ -111,7 +111,7 @@ grep -q "kmatrix sandbox probe ran" "$log" 2>/dev/null || fail "the probe did no
 grep -q "probe: cache writable" "$log" || fail "the probe could not write the cache"
 uid=$(grep -o "probe: uid [0-9]*" "$log" | head -1 | awk '{ print $3 }')
 [ -n "$uid" ] && [ "$uid" != 0 ] || fail "the hostile make ran as uid '$uid'"
-for f in /root/$marker /etc/$marker /var/tmp/$marker $top/$marker; do
+for f in /tmp/$marker /root/$marker /etc/$marker $top/$marker; do
 	grep -q "probe: denied $f;" "$log" || fail "the hostile make was not refused $f"
 done
 # shellcheck disable=SC2086

@@ -34,7 +34,7 @@ work=$cache/work
 faithful_arches=${ABI_FAITHFUL_ARCHES:-mips x86 um}
 pass=0
 fail=0
-out=$(mktemp -d /tmp/check-abi.XXXXXX)
+out=$(mktemp -d "${TMPDIR:-/tmp}/check-abi.XXXXXX")
 trap 'rm -rf "$out"' EXIT
 
 ok() { pass=$((pass + 1)); echo "ok - $*"; }
