@@ -137,7 +137,13 @@ static void __attribute__((noreturn)) child_exec(struct child *c, char **argv)
 
 	setpgid(0, 0);
 	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	/*
+	 * bwrap would die of the group's SIGTERM at once and take the
+	 * sandbox down with SIGKILL, before make or git could clean up their
+	 * half-written files and locks: it ignores SIGTERM (the wrapper resets
+	 * it for the command) and ends when the command does.
+	 */
+	signal(SIGTERM, sandbox ? SIG_IGN : SIG_DFL);
 	/* If kmatrix dies without cleaning up, its direct children go too. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (sandbox)

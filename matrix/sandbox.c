@@ -171,16 +171,21 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
 	/*
 	 * git inside works in trees of whichever owner (this repository is
 	 * root's): ownership protects a privileged user, and the build user is
-	 * the one untrusted already.
+	 * the one untrusted already.  No automatic gc: detached, the end of
+	 * the pid namespace would kill it and leave its lock behind.
 	 */
-	add(a, "--setenv", "GIT_CONFIG_COUNT", "1");
+	add(a, "--setenv", "GIT_CONFIG_COUNT", "2");
 	add(a, "--setenv", "GIT_CONFIG_KEY_0", "safe.directory");
 	add(a, "--setenv", "GIT_CONFIG_VALUE_0", "*");
+	add(a, "--setenv", "GIT_CONFIG_KEY_1", "gc.auto");
+	add(a, "--setenv", "GIT_CONFIG_VALUE_1", "0");
 	if (cwd)
 		add(a, "--chdir", cwd, NULL);
 	add(a, "--", NULL, NULL);
 	if (sb->user)
 		add_user(a, sb);
+	/* See run.c: bwrap ignores SIGTERM, the command must not. */
+	add(a, "env", "--default-signal=TERM", NULL);
 	for (int i = 0; argv[i]; i++)
 		add(a, argv[i], NULL, NULL);
 	g_ptr_array_add(a, NULL);
