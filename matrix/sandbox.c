@@ -145,7 +145,9 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
 	GPtrArray *hide = sorted(sb->hide), *rw = sorted(sb->rw), *ro = sorted(sb->ro);
 
 	add(a, "bwrap", "--die-with-parent", NULL);
-	add(a, "--unshare-net", "--unshare-ipc", "--unshare-uts");
+	if (!sb->network)
+		add(a, "--unshare-net", NULL, NULL);
+	add(a, "--unshare-ipc", "--unshare-uts", NULL);
 	add(a, "--unshare-pid", "--unshare-cgroup-try", NULL);
 	add(a, "--ro-bind", "/", "/");
 	add(a, "--dev", "/dev", NULL);
@@ -471,7 +473,7 @@ json_t *sandbox_json(const struct sandbox *sb)
 		return json_pack("{s:s}", "mode", "inherited");
 	return json_pack("{s:s, s:s?, s:i, s:b, s:o, s:o, s:b, s:f, s:i}",
 			 "mode", sb->user ? "bwrap+setpriv" : "bwrap",
-			 "user", sb->user, "uid", (int)sb->uid, "network", 0,
+			 "user", sb->user, "uid", (int)sb->uid, "network", sb->network,
 			 "writable", strings(sb->rw), "hidden", strings(sb->hide),
 			 "kvm", sb->kvm, "own_seconds", sb->own_seconds,
 			 "owned", (int)sb->owned);

@@ -32,6 +32,7 @@ struct sandbox {
 	GPtrArray *ro;		/* real paths bound read-only under a hidden directory */
 	GPtrArray *hide;	/* directories the build user cannot search: fresh tmpfs */
 	bool kvm;		/* /dev/kvm is passed through */
+	bool network;		/* keep the host's network (a distcc farm) */
 	double own_seconds;	/* what giving the cache to the build user cost */
 	guint owned;		/* entries whose owner was changed */
 };

@@ -69,6 +69,15 @@ static void test_isolation(void **state)
 	assert_in_range(find(a, "--die-with-parent", NULL), 1, end);
 	/* The host read-only, first, so every later mount is on top of it. */
 	assert_int_equal(find(a, "--ro-bind", "/"), 1 + find(a, "--die-with-parent", NULL) + 5);
+	g_strfreev(a);
+	/* A distcc farm needs the network: only then is it kept. */
+	sb.network = true;
+	a = sandbox_argv(&sb, cmd, NULL);
+	assert_int_equal(find(a, "--unshare-net", NULL), -1);
+	assert_true(find(a, "--unshare-pid", NULL) > 0);
+	g_strfreev(a);
+	sb.network = false;
+	a = sandbox_argv(&sb, cmd, "/root/.cache/km/trees/5.10");
 	assert_string_equal(a[find(a, "--ro-bind", "/") + 2], "/");
 	/* The host's /tmp read-only; a private, sticky $TMPDIR. */
 	assert_int_equal(find(a, "--tmpfs", "/tmp"), -1);
