@@ -227,7 +227,7 @@ static int run_bisect(struct plan *p, struct version_run *vr, const struct bisec
 	char **self = self_argv(b, "bisect-step");
 	GPtrArray *args = g_ptr_array_new();
 	char *start[] = { "bisect", "start", last->commit, first->commit, NULL };
-	char *reset[] = { "bisect", "reset", "-q", NULL };
+	char *reset[] = { "bisect", "reset", NULL };
 	char *bad = NULL;
 	int rc;
 
