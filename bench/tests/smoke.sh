@@ -102,6 +102,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 md = open(sys.argv[2]).read()
 r, ch = d["runs"], d["checks"]
+assert d.get("complete") and "Incomplete" not in md
 cells = ["9.9/%s/%s" % (a, s) for a in ("arm64", "x86_64")
          for s in ("baseline", "rtprio", "stock", "uapi")]
 assert sorted(r["cold"]["cells_run"]) == cells, r["cold"]["cells_run"]
