@@ -3,7 +3,7 @@
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
 .PHONY: check check-unit check-e2e check-faults check-patches check-shard check-ci check-distcc check-sandbox
-check: setup all check-unit check-ci check-e2e check-shard check-sandbox check-abi check-patches
+check: setup all check-unit check-ci check-e2e check-shard check-sandbox check-faults check-abi check-patches
 
 # Every patch of series/ and backports/ against its own version's
 # checkpatch.pl --strict and the project's patch rules (tools/check-patches);
@@ -46,3 +46,12 @@ check-distcc: all
 # After check-e2e, whose 5.10 build directory it reuses.
 check-sandbox: all
 	tests/sandbox/run.sh
+
+# Fault injection: each case injects one fault into a real 5.10 run and
+# asserts the verdict, the evidence and that the other cells are intact
+# (tests/faults/run.sh; its own cache, <kmatrix cache>/faults).  Root is
+# needed for the full-disk case (a tmpfs in a private mount namespace).
+# One or more cases by name: make check-faults FAULTS="panic hang"
+FAULTS ?=
+check-faults: all
+	tests/faults/run.sh $(FAULTS)
