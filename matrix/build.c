@@ -3,57 +3,23 @@
  * Build: one incremental make in the version x arch build directory.  The
  * evidence of a failure is the compiler's own error lines.
  */
-#include <string.h>
 #include <unistd.h>
 
 #include "cell.h"
 #include "run.h"
+#include "stagelog.h"
 
-#define ERROR_LINES 30
-
-static bool is_error_line(const char *l)
-{
-	return strstr(l, "error:") || strstr(l, "Error ") ||
-	       strstr(l, "undefined reference") || strstr(l, "fatal:");
-}
-
-/* The host failed us rather than the kernel: say so, not build-failed. */
-const char *build_infra_cause(const char *text)
-{
-	if (strstr(text, "No space left on device"))
-		return "no space left on device";
-	/* Said by run.c, or in the sandbox by bwrap or setpriv. */
-	if (strstr(text, "kmatrix: cannot run") || strstr(text, "bwrap: execvp ") ||
-	    strstr(text, "setpriv: failed to execute "))
-		return "a tool is missing";
-	if (strstr(text, "Cannot allocate memory"))
-		return "out of memory";
-	return NULL;
-}
+/* The compiler's error lines; a log without any shows its end. */
+static const struct stage_failure build_failure = {
+	.stage = "build", .verdict = "build-failed", .error_lines = 30, .tail = 20,
+};
 
 void build_evidence(struct outcome *o, const char *log, const char *target)
 {
-	char *text = NULL, **lines;
-	const char *infra;
-	int n = 0;
+	char *what = g_strdup_printf("make %s", target);
 
-	if (!g_file_get_contents(log, &text, NULL, NULL))
-		text = g_strdup("");
-	infra = build_infra_cause(text);
-	if (infra)
-		outcome_set(o, "infra-error", "build: %s", infra);
-	else
-		outcome_set(o, "build-failed", "make %s failed", target);
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i] && n < ERROR_LINES; i++)
-		if (is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
-			outcome_add(o, "%s", lines[i]);
-			n++;
-		}
-	if (!n)
-		outcome_add_log(o, log, 20, true);
-	g_strfreev(lines);
-	g_free(text);
+	stagelog_judge(o, log, &build_failure, what);
+	g_free(what);
 }
 
 int build_cell(struct cell *c)

@@ -59,8 +59,6 @@ GHashTable *config_read(const char *path);
 int config_verify(const char *fragment, const char *config, struct outcome *o);
 int configure_cell(struct cell *c);
 int build_cell(struct cell *c);
-/* What of the host failed (a full disk, a missing tool) per a log's text, or NULL. */
-const char *build_infra_cause(const char *text);
 /* A failed build's verdict from its log: the compiler's error lines, or infra-error. */
 void build_evidence(struct outcome *o, const char *log, const char *target);
 /* A failed configure step's verdict from its log: config-failed, or infra-error. */

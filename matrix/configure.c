@@ -10,6 +10,7 @@
 
 #include "cell.h"
 #include "run.h"
+#include "stagelog.h"
 
 static int run_logged(struct cell *c, GPtrArray *argv, const char *log)
 {
@@ -114,21 +115,14 @@ static int merge_fragment(struct cell *c, const char *log)
 	return run_logged(c, argv, log);
 }
 
-/* A full disk while configuring is the host's failure, not the config's. */
+/* The log's end: the failing command (make, merge_config.sh) has the last word. */
+static const struct stage_failure configure_failure = {
+	.stage = "configure", .verdict = "config-failed", .tail = 15,
+};
+
 void configure_evidence(struct outcome *o, const char *log, const char *what)
 {
-	char *text = NULL;
-	const char *infra;
-
-	if (!g_file_get_contents(log, &text, NULL, NULL))
-		text = g_strdup("");
-	infra = build_infra_cause(text);
-	if (infra)
-		outcome_set(o, "infra-error", "configure: %s", infra);
-	else
-		outcome_set(o, "config-failed", "%s failed", what);
-	outcome_add_log(o, log, 15, true);
-	g_free(text);
+	stagelog_judge(o, log, &configure_failure, what);
 }
 
 static void stage_failed(struct cell *c, const char *what, const char *log)

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Configure and build fail the same two ways: the host ran out of
+ * something (disk, memory, a tool), which says nothing about the kernel
+ * and is looked at again next run, or the kernel's own make failed.  Both
+ * stages read their log here so that the two always agree on which is
+ * which.
+ */
+#include <string.h>
+
+#include "stagelog.h"
+
+const char *stagelog_infra_cause(const char *text)
+{
+	if (strstr(text, "No space left on device"))
+		return "no space left on device";
+	/* Said by run.c, or in the sandbox by bwrap or setpriv. */
+	if (strstr(text, "kmatrix: cannot run") || strstr(text, "bwrap: execvp ") ||
+	    strstr(text, "setpriv: failed to execute "))
+		return "a tool is missing";
+	if (strstr(text, "Cannot allocate memory"))
+		return "out of memory";
+	return NULL;
+}
+
+bool stagelog_is_error_line(const char *l)
+{
+	return strstr(l, "error:") || strstr(l, "Error ") ||
+	       strstr(l, "undefined reference") || strstr(l, "fatal:");
+}
+
+/* Up to @max error lines of @text (and lines naming @infra) as evidence; how many. */
+static int add_error_lines(struct outcome *o, const char *text, int max, const char *infra)
+{
+	char **lines = g_strsplit(text, "\n", -1);
+	int n = 0;
+
+	for (int i = 0; lines[i] && n < max; i++)
+		if (stagelog_is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
+			outcome_add(o, "%s", lines[i]);
+			n++;
+		}
+	g_strfreev(lines);
+	return n;
+}
+
+void stagelog_judge(struct outcome *o, const char *log, const struct stage_failure *f,
+		    const char *what)
+{
+	char *text = NULL;
+	const char *infra;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		text = g_strdup("");
+	infra = stagelog_infra_cause(text);
+	if (infra)
+		outcome_set(o, "infra-error", "%s: %s", f->stage, infra);
+	else
+		outcome_set(o, f->verdict, "%s failed", what);
+	/* No error line to show (a killed make, a tool that is missing): the end. */
+	if (!f->error_lines || !add_error_lines(o, text, f->error_lines, infra))
+		outcome_add_log(o, log, f->tail, true);
+	g_free(text);
+}

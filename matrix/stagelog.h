@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A failed make stage (configure, build) judged from its log: whether the
+ * host failed (infra-error) or the kernel did, and the lines that show it.
+ */
+#ifndef KMATRIX_STAGELOG_H
+#define KMATRIX_STAGELOG_H
+
+#include "cell.h"
+
+/* How one stage's failure reads. */
+struct stage_failure {
+	const char *stage;	/* the host's failure is "<stage>: <cause>" */
+	const char *verdict;	/* the kernel's failure: "build-failed", ... */
+	int error_lines;	/* evidence: up to this many error lines; 0: none */
+	int tail;		/* else the log's last lines */
+};
+
+/* What of the host failed (a full disk, a missing tool) per a log's text, or NULL. */
+const char *stagelog_infra_cause(const char *text);
+/* The compiler's or make's error lines, as opposed to its progress. */
+bool stagelog_is_error_line(const char *line);
+/*
+ * Set @o from the failed stage's @log: infra-error naming the cause, else
+ * @f's verdict with "<what> failed"; the evidence is the error lines (and
+ * those naming the cause) when @f picks them, else the log's tail.
+ */
+void stagelog_judge(struct outcome *o, const char *log, const struct stage_failure *f,
+		    const char *what);
+
+#endif
