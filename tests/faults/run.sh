@@ -164,23 +164,47 @@ intact() { # ARCH/STEP (cells that must be untouched)
 
 # --- running kmatrix -------------------------------------------------------
 
-# kmatrix run on the suite's cache, the case's matrix ($matrix, when set)
-# and results; its output in $out.
+# The kmatrix run command on the suite's cache, the case's matrix ($matrix,
+# when set) and results, in the array $km_cmd.  An array, not a function,
+# so that a run in the background is kmatrix itself (signals reach it).
+km_argv() { # ARGS...
+	km_cmd=(nice -n 10 "$kmatrix" run --cache "$cache" --results "$results"
+		${matrix:+--matrix "$matrix"} "$@")
+}
+
+# kmatrix run (as km_argv); its output in $out.
 km() { # ARGS...
+	km_argv "$@"
 	out=$dir/run.log
-	nice -n 10 "$kmatrix" run --cache "$cache" --results "$results" \
-		${matrix:+--matrix "$matrix"} "$@" >"$out" 2>&1
+	"${km_cmd[@]}" >"$out" 2>&1
 }
 
 km_bg() { # ARGS...: start in the background, pid in $pid
+	km_argv "$@"
 	out=$dir/run.log
-	nice -n 10 "$kmatrix" run --cache "$cache" --results "$results" \
-		${matrix:+--matrix "$matrix"} "$@" >"$out" 2>&1 &
+	"${km_cmd[@]}" >"$out" 2>&1 &
 	pid=$!
 }
 
 expect_rc() { # RC WANT
 	[ "$1" -eq "$2" ] || { fail "kmatrix exited $1, expected $2"; sed 's/^/    | /' "$out" | tail -20; }
+}
+
+# km, and its exit status must be WANT.
+run_expect() { # WANT ARGS...
+	local want=$1
+	shift
+	km "$@"
+	expect_rc $? "$want"
+}
+
+# Forget ARCH/STEP and run the suite's version's STEP again (on every arch
+# unless ARGS narrow it); the exit status must be WANT.
+rerun_cell() { # ARCH/STEP WANT [ARGS...]
+	local cell=$1 want=$2
+	shift 2
+	forget "$cell"
+	run_expect "$want" --versions "$version" --steps "${cell#*/}" "$@"
 }
 
 # No make or QEMU of this suite's cache is left running.
@@ -216,10 +240,8 @@ phase_good() {
 	matrix=
 	results=$work/good
 	mkdir -p "$dir"
-	km --versions "$version" --arches x86_64 --steps stock,baseline
-	expect_rc $? 0
-	km --versions "$version" --arches arm64 --steps baseline
-	expect_rc $? 0
+	run_expect 0 --versions "$version" --arches x86_64 --steps stock,baseline
+	run_expect 0 --versions "$version" --arches arm64 --steps baseline
 	expect_cell x86_64 stock pass true
 	expect_cell x86_64 baseline pass true
 	expect_cell arm64 baseline pass true
@@ -229,8 +251,7 @@ phase_good() {
 
 case_apply() { # 1: a patch that does not apply
 	setup_case "$fx/series-noapply"
-	km --versions "$version" --arches x86_64 --steps stock,baseline,uapi,helper
-	expect_rc $? 1
+	run_expect 1 --versions "$version" --arches x86_64 --steps stock,baseline,uapi,helper
 	expect_cell x86_64 uapi apply-failed false "does not apply" \
 		"error: while searching for:" "struct rlimit fault_fixture_value;" \
 		"error: patch failed: kernel/sys.c:1419"
@@ -244,9 +265,7 @@ case_apply() { # 1: a patch that does not apply
 case_config() { # 2: a fragment symbol olddefconfig drops
 	setup_case
 	cat "$fx/dropped.fragment" >>"$dir/arches/x86_64/config.fragment"
-	forget x86_64/baseline
-	km --versions "$version" --steps baseline
-	expect_rc $? 1
+	rerun_cell x86_64/baseline 1
 	expect_cell x86_64 baseline config-failed true "CONFIG_KVM" \
 		"CONFIG_KVM: asked CONFIG_KVM=y, .config has nothing"
 	intact arm64/baseline
@@ -254,8 +273,7 @@ case_config() { # 2: a fragment symbol olddefconfig drops
 
 case_compile() { # 3: a compile error
 	setup_case "$fx/series-compile-error"
-	km --versions "$version" --arches x86_64 --steps stock,baseline,uapi
-	expect_rc $? 1
+	run_expect 1 --versions "$version" --arches x86_64 --steps stock,baseline,uapi
 	expect_cell x86_64 uapi build-failed true "make bzImage failed" \
 		"kernel/sys.c:1425:" "fault_fixture_undeclared" "undeclared (first use in this function)"
 	intact x86_64/stock x86_64/baseline
@@ -264,9 +282,7 @@ case_compile() { # 3: a compile error
 case_panic() { # 4: a kernel that panics during boot
 	setup_case
 	arch_group x86_64 panic.qemu
-	forget x86_64/baseline
-	km --versions "$version" --steps baseline
-	expect_rc $? 1
+	rerun_cell x86_64/baseline 1
 	expect_cell x86_64 baseline boot-failed true "kernel panic" \
 		"Kernel panic - not syncing: Requested init /nonexistent failed"
 	intact arm64/baseline
@@ -275,9 +291,7 @@ case_panic() { # 4: a kernel that panics during boot
 case_silent() { # 5: a kernel that prints nothing on the console
 	setup_case
 	arch_group x86_64 silent.qemu
-	forget x86_64/baseline
-	km --versions "$version" --steps baseline
-	expect_rc $? 1
+	rerun_cell x86_64/baseline 1
 	expect_cell x86_64 baseline boot-failed true "no console output" \
 		"the console holds no kernel output"
 	local t
@@ -293,9 +307,7 @@ case_hang() { # 6: a guest that hangs after init started
 	setup_case
 	arch_group x86_64 hang.qemu
 	arch_init x86_64 init-hang
-	forget x86_64/baseline
-	km --versions "$version" --steps baseline
-	expect_rc $? 1
+	rerun_cell x86_64/baseline 1
 	expect_cell x86_64 baseline timeout true "guest did not finish in 25 s" \
 		"KMATRIX-INIT-START" "fault fixture: init hangs here"
 	intact arm64/baseline
@@ -305,9 +317,7 @@ case_hang() { # 6: a guest that hangs after init started
 case_killed() { # 7: a test case process is killed by a signal
 	setup_case
 	arch_init x86_64 init-kill-case
-	forget x86_64/stock
-	km --versions "$version" --arches x86_64 --steps stock
-	expect_rc $? 1
+	rerun_cell x86_64/stock 1 --arches x86_64
 	expect_cell x86_64 stock test-failed true \
 		"case killed by signal 11 (Segmentation fault)"
 	python3 - "$(res x86_64 stock)" <<'PY' || fail "the other cases did not all run and pass"
@@ -338,8 +348,7 @@ series=$(abs "$(version_key series)")"
 	setup_case
 	say "  only the missing version: nothing can run"
 	write_matrix "$dir" "4.19" "" "$group"
-	km --steps stock
-	expect_rc $? 2
+	run_expect 2 --steps stock
 	grep -qF "apt-get install $pkg" "$out" || fail "the output lacks the apt command"
 	version=4.19
 	expect_cell x86_64 stock setup-error false "run \`apt-get install $pkg\`"
@@ -347,8 +356,7 @@ series=$(abs "$(version_key series)")"
 	version=5.10
 	say "  with $version beside it: $version runs, 4.19 says why"
 	write_matrix "$dir" "$version;4.19" "" "$group"
-	km --arches x86_64 --steps stock
-	expect_rc $? 1
+	run_expect 1 --arches x86_64 --steps stock
 	version=4.19
 	expect_cell x86_64 stock setup-error false "run \`apt-get install $pkg\`"
 	version=5.10
@@ -399,8 +407,7 @@ case_signals() { # 9: SIGINT and SIGTERM during a build and during a boot
 	interrupt_build TERM 143
 	interrupt_boot INT 130
 	interrupt_boot TERM 143
-	km --versions "$version" --arches x86_64 --steps stock,baseline
-	expect_rc $? 0
+	run_expect 0 --versions "$version" --arches x86_64 --steps stock,baseline
 	[ "$(grep -c '(cached)' "$out")" -eq 1 ] || fail "the resumed run did not reuse stock alone"
 	expect_cell x86_64 baseline pass true
 	intact x86_64/stock
@@ -415,8 +422,8 @@ case_lock() { # 10: a second run on the same cache while one runs
 	first=$pid
 	wait_for 900 init_started baseline || fail "the first run's guest did not start"
 	out=$dir/second.log
-	nice -n 10 "$kmatrix" run --cache "$cache" --results "$results" --versions "$version" \
-		--matrix "$dir/matrix.conf" --arches arm64 --steps baseline >"$out" 2>&1
+	km_argv --versions "$version" --arches arm64 --steps baseline
+	"${km_cmd[@]}" >"$out" 2>&1
 	rc=$?
 	expect_rc $rc 2
 	say "  second run: $(head -1 "$out")"
@@ -441,8 +448,7 @@ r = json.load(open(sys.argv[1]))
 r["verdict"] = "passed"
 json.dump(r, open(sys.argv[1], "w"))
 PY
-	km --versions "$version" --steps baseline
-	expect_rc $? 0
+	run_expect 0 --versions "$version" --steps baseline
 	grep -qF "ignoring $trunc" "$out" || fail "the truncated file was not reported"
 	grep -qF "ignoring $bad: unknown verdict" "$out" || fail "the corrupt file was not reported"
 	grep -q '(cached)' "$out" && fail "a damaged result was trusted"
@@ -457,10 +463,10 @@ run_on_tmpfs() { # SIZE
 	local b=$cache/build/$version/x86_64
 	forget x86_64/baseline
 	out=$dir/run-$1.log
+	km_argv --versions "$version" --steps baseline
 	unshare -m --propagation private sh -c \
 		'mount -t tmpfs -o size="$1" kmatrix-faults "$2" && shift 2 && exec "$@"' \
-		sh "$1" "$b" nice -n 10 "$kmatrix" run --cache "$cache" --results "$results" \
-		--matrix "$matrix" --versions "$version" --steps baseline >"$out" 2>&1
+		sh "$1" "$b" "${km_cmd[@]}" >"$out" 2>&1
 	expect_rc $? 1
 	findmnt "$b" >/dev/null && fail "the tmpfs is still mounted"
 }
