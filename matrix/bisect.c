@@ -227,7 +227,8 @@ static int run_bisect(struct plan *p, struct version_run *vr, const struct bisec
 	char **self = self_argv(b, "bisect-step");
 	GPtrArray *args = g_ptr_array_new();
 	char *start[] = { "bisect", "start", last->commit, first->commit, NULL };
-	char *reset[] = { "bisect", "reset", NULL };
+	/* HEAD stays at the commit judged last: its files are the ones built. */
+	char *reset[] = { "bisect", "reset", "HEAD", NULL };
 	char *bad = NULL;
 	int rc;
 
@@ -253,7 +254,7 @@ static int run_bisect(struct plan *p, struct version_run *vr, const struct bisec
 		g_printerr("kmatrix: cannot judge the end points of %s (exit %d)\n", vr->v->name, rc);
 		rc = 2;
 	}
-	g_free(tree_git(vr->tree, "checkout", "-q", "-f", "matrix", NULL));
+	tree_release(vr->tree);
 	g_free(bad);
 	g_ptr_array_free(args, TRUE);
 	g_strfreev(self);

@@ -182,18 +182,14 @@ static void run_cell(struct pipeline *pl, struct cell *c)
 		finish_boot(pl);
 }
 
-static void restore_trees(struct plan *p)
+/* Each tree's HEAD on matrix again, unless that would move the files built last. */
+static void release_trees(struct plan *p)
 {
 	for (guint i = 0; i < p->vruns->len; i++) {
 		struct version_run *vr = p->vruns->pdata[i];
-		char *tip;
 
-		if (vr->setup_error)
-			continue;
-		tip = tree_git(vr->tree, "rev-parse", "-q", "--verify", "matrix", NULL);
-		if (tip)
-			g_free(tree_git(vr->tree, "checkout", "-q", "-f", "matrix", NULL));
-		g_free(tip);
+		if (!vr->setup_error)
+			tree_release(vr->tree);
 	}
 }
 
@@ -327,7 +323,7 @@ int pipeline_run(struct plan *p)
 		return 128 + run_stop_signal();
 	}
 	if (!p->keep_checkout) {
-		restore_trees(p);
+		release_trees(p);
 		/* A shard with no chain has no tree to check. */
 		if (p->vruns->len)
 			abi_check(p);

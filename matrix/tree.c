@@ -38,6 +38,30 @@ char *tree_git(const char *dir, ...)
 	return out;
 }
 
+/*
+ * A checkout rewrites every file that differs, and the new mtimes make the
+ * next incremental build recompile whatever includes them, though their
+ * content is back to what was built.  So a run that did not end on
+ * matrix's tip (--steps, a bisect) leaves HEAD detached there; -f on the
+ * commit already checked out only restores files changed since.
+ */
+gboolean tree_release(const char *dir)
+{
+	char *head = tree_git(dir, "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL);
+	char *tip = tree_git(dir, "rev-parse", "-q", "--verify", "refs/heads/matrix^{commit}", NULL);
+	gboolean attach = head && tip && !strcmp(head, tip);
+	char *out = NULL;
+
+	if (attach)
+		out = tree_git(dir, "checkout", "-q", "-f", "matrix", NULL);
+	else if (head && tip)
+		out = tree_git(dir, "checkout", "-q", "-f", "--detach", head, NULL);
+	g_free(head);
+	g_free(tip);
+	g_free(out);
+	return attach && out;
+}
+
 /* Run argv in cwd with its output appended to log; TRUE on exit 0. */
 static gboolean step(const char *cwd, char **env, const char *log, ...)
 {

@@ -26,6 +26,13 @@ int tree_lay(const char *dir, const char *tarball, const char *package,
 /* The package version recorded in the tree's stock commit, or NULL. */
 char *tree_stock_version(const char *dir);
 
+/*
+ * The end of a run in the tree @dir: HEAD back on branch matrix when it is
+ * at matrix's tip, else left detached where it is (the last commit built).
+ * TRUE when HEAD is on matrix afterwards.
+ */
+gboolean tree_release(const char *dir);
+
 /* git -C dir args... with its stdout, or NULL on failure. */
 char *tree_git(const char *dir, ...) G_GNUC_NULL_TERMINATED;
 

@@ -3,7 +3,8 @@
  * Steps: a baseline and a series applied with git am onto a laid tree,
  * tagged step/<id>; unchanged steps kept on the next run; a patch that
  * does not apply shows its failing hunk and blocks the later steps; a
- * malformed order file is named with its line.
+ * malformed order file is named with its line; the end of a run leaves
+ * the files where the last build left them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -213,6 +214,95 @@ static void test_bad_order(void **state)
 	g_clear_error(&err);
 }
 
+/* The branch HEAD is on, "matrix" or NULL when detached. */
+static char *branch(const char *tree)
+{
+	return tree_git(tree, "symbolic-ref", "-q", "--short", "HEAD", NULL);
+}
+
+static void assert_same_mtime(const struct stat *a, const char *file)
+{
+	struct stat b;
+
+	assert_int_equal(stat(file, &b), 0);
+	assert_int_equal(a->st_mtim.tv_sec, b.st_mtim.tv_sec);
+	assert_int_equal(a->st_mtim.tv_nsec, b.st_mtim.tv_nsec);
+}
+
+/*
+ * The end of a run that built a step short of the tip leaves the files
+ * as built (HEAD detached there), the next run's apply works from there,
+ * and a run that ended on the tip is back on branch matrix.
+ */
+static void test_end_of_run(void **state)
+{
+	struct version_conf v = version("series"), changed = version("changed");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	char *file = g_build_filename(tree, "kernel/sys.c", NULL);
+	GPtrArray *steps = apply_plan(&v, NULL);
+	char *uapi, *nice, *head, *on, *text = NULL;
+	struct stat built;
+
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	uapi = g_strdup(step(steps, 2)->commit);
+	nice = g_strdup(step(steps, 3)->commit);
+	g_ptr_array_free(steps, TRUE);
+
+	/* A run of --steps stock,baseline,uapi built uapi last. */
+	assert_int_equal(sh("cd %s && git checkout -q -f --detach %s", tree, uapi), 0);
+	assert_int_equal(stat(file, &built), 0);
+	sleep(1);
+	assert_false(tree_release(tree));
+	head = tree_git(tree, "rev-parse", "HEAD", NULL);
+	assert_string_equal(head, uapi);
+	assert_null(branch(tree));
+	assert_same_mtime(&built, file);
+	assert_true(g_file_get_contents(file, &text, NULL, NULL));
+	assert_non_null(strstr(text, "\ntwenty\n"));
+	assert_null(strstr(text, "thirty"));
+	g_free(text);
+	g_free(head);
+
+	/* The next run keeps every step without a checkout... */
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_string_equal(step(steps, 3)->commit, nice);
+	assert_same_mtime(&built, file);
+	g_ptr_array_free(steps, TRUE);
+
+	/* ...and re-applies a changed step onto matrix from the detached HEAD. */
+	assert_int_equal(sh("cd %s && rm -rf changed && cp -r series changed && "
+			    "sed -i 's/^+thirty$/+THIRTY/' changed/0002-sched-use-limits.patch", dir), 0);
+	steps = apply_plan(&changed, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_null(step(steps, 3)->failure);
+	assert_string_equal(step(steps, 2)->commit, uapi);
+	assert_string_not_equal(step(steps, 3)->commit, nice);
+	on = branch(tree);
+	assert_string_equal(on, "matrix");
+	g_free(on);
+	head = tree_git(tree, "rev-parse", "matrix", NULL);
+	assert_string_equal(head, step(steps, 3)->commit);
+	g_free(head);
+
+	/* A run whose last build was the tip ends on branch matrix, files untouched. */
+	assert_int_equal(sh("cd %s && git checkout -q -f --detach %s", tree, step(steps, 3)->commit), 0);
+	assert_int_equal(stat(file, &built), 0);
+	sleep(1);
+	assert_true(tree_release(tree));
+	on = branch(tree);
+	assert_string_equal(on, "matrix");
+	assert_same_mtime(&built, file);
+	g_ptr_array_free(steps, TRUE);
+	g_free(on);
+	g_free(uapi);
+	g_free(nice);
+	g_free(file);
+	g_free(tree);
+	g_free(logs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +310,7 @@ int main(void)
 		cmocka_unit_test(test_failing_hunk),
 		cmocka_unit_test(test_base_commit),
 		cmocka_unit_test(test_bad_order),
+		cmocka_unit_test(test_end_of_run),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

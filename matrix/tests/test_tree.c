@@ -98,6 +98,11 @@ static void test_stock_version_recorded(void **state)
 	branch = tree_git(t, "symbolic-ref", "--short", "HEAD", NULL);
 	assert_string_equal(branch, "kmatrix");
 	g_free(branch);
+	/* No steps applied (no branch matrix): the end of a run leaves HEAD alone. */
+	assert_false(tree_release(t));
+	branch = tree_git(t, "symbolic-ref", "--short", "HEAD", NULL);
+	assert_string_equal(branch, "kmatrix");
+	g_free(branch);
 	g_free(subject);
 	g_free(v);
 	g_free(t);

@@ -77,6 +77,9 @@ echo "$out" | sed 's/^/  /'
 [ $rc -eq 0 ] || fail "bisect of nice_setattr_rlim20_to_0 exited $rc, expected 0"
 echo "$out" | grep -q 'no departure to bisect' || fail "bisect of nice_setattr_rlim20_to_0 found a departure"
 
+# The last bisect judged the tip (it met its expectation there), so the
+# tree is back on branch matrix; a bisect that ends elsewhere leaves HEAD
+# detached at the commit it judged last (matrix/DESIGN.md, Trees).
 tree=$cache/trees/5.10
 [ "$(git -c safe.directory="$tree" -C "$tree" symbolic-ref -q --short HEAD)" = matrix ] || fail "the tree was not returned to branch matrix"
 [ -z "$(git -c safe.directory="$tree" -C "$tree" bisect log 2>/dev/null)" ] || fail "a git bisect is still in progress in $tree"
