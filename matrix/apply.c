@@ -186,14 +186,20 @@ static void failing_hunk(struct step *s, const char *tree, const char *log)
 	g_free(text);
 }
 
+/*
+ * The build user has no git identity of its own, and not only git am needs
+ * one: git am --abort refuses to run without it, leaving rebase-apply/ to
+ * block every later git am in the tree.
+ */
+#define GIT_AS_KMATRIX "git", "-c", "user.name=kmatrix", "-c", "user.email=kmatrix@invalid"
+
 static int git_am(struct step *s, const char *tree, const char *parent,
 		  const char *log)
 {
 	char *co[] = { "git", "checkout", "-q", "-f", "-B", "matrix", (char *)parent, NULL };
-	char *am[] = { "git", "-c", "user.name=kmatrix", "-c", "user.email=kmatrix@invalid",
-		       "-c", "commit.gpgsign=false", "am", "-q",
+	char *am[] = { GIT_AS_KMATRIX, "-c", "commit.gpgsign=false", "am", "-q",
 		       "--committer-date-is-author-date", s->patch, NULL };
-	char *abort_am[] = { "git", "am", "--abort", NULL };
+	char *abort_am[] = { GIT_AS_KMATRIX, "am", "--abort", NULL };
 	struct child c = { .argv = co, .cwd = tree, .log = log };
 	char *rebase = g_build_filename(tree, ".git", "rebase-apply", NULL);
 	char *base;

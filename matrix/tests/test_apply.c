@@ -48,6 +48,13 @@ static int sh(const char *fmt, ...)
 static int setup(void **state)
 {
 	dir = fixture_tmpdir("apply");
+	/* Like the build user: no git identity, none guessed from the host. */
+	g_setenv("HOME", dir, TRUE);
+	g_setenv("GIT_CONFIG_NOSYSTEM", "1", TRUE);
+	g_setenv("GIT_CONFIG_COUNT", "1", TRUE);
+	g_setenv("GIT_CONFIG_KEY_0", "user.useConfigOnly", TRUE);
+	g_setenv("GIT_CONFIG_VALUE_0", "true", TRUE);
+	g_unsetenv("EMAIL");
 	return sh("cd %s && mkdir -p src/linux-9.9/kernel && seq 1 40 > src/linux-9.9/kernel/sys.c && "
 		  "tar -C src -cJf linux.tar.xz linux-9.9", dir) ||
 	       tree_lay(g_build_filename(dir, "tree", NULL), g_build_filename(dir, "linux.tar.xz", NULL),
@@ -144,7 +151,7 @@ static void test_failing_hunk(void **state)
 	char *tree = g_build_filename(dir, "tree", NULL);
 	char *logs = g_build_filename(dir, "logs", NULL);
 	GPtrArray *steps;
-	char *gone;
+	char *gone, *rebase;
 
 	/* The uapi patch's context no longer matches: line 19 changed. */
 	assert_int_equal(sh("cd %s && cp -r series broken && sed -i 's/^ 19$/ nineteen/' broken/0001-resource-add-limits.patch", dir), 0);
@@ -160,6 +167,10 @@ static void test_failing_hunk(void **state)
 	/* No stale tag survives for bisect or reports. */
 	gone = tree_git(tree, "rev-parse", "-q", "--verify", "step/nice", NULL);
 	assert_null(gone);
+	/* git am was aborted, or the next run's git am could not start. */
+	rebase = g_build_filename(tree, ".git", "rebase-apply", NULL);
+	assert_false(g_file_test(rebase, G_FILE_TEST_EXISTS));
+	g_free(rebase);
 	g_ptr_array_free(steps, TRUE);
 	g_free(tree);
 	g_free(logs);
