@@ -23,7 +23,8 @@ const char *stagelog_infra_cause(const char *text)
 	return NULL;
 }
 
-bool stagelog_is_error_line(const char *l)
+/* The compiler's or make's error lines, as opposed to its progress. */
+static bool is_error_line(const char *l)
 {
 	return strstr(l, "error:") || strstr(l, "Error ") ||
 	       strstr(l, "undefined reference") || strstr(l, "fatal:");
@@ -36,7 +37,7 @@ static int add_error_lines(struct outcome *o, const char *text, int max, const c
 	int n = 0;
 
 	for (int i = 0; lines[i] && n < max; i++)
-		if (stagelog_is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
+		if (is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
 			outcome_add(o, "%s", lines[i]);
 			n++;
 		}

@@ -18,8 +18,6 @@ struct stage_failure {
 
 /* What of the host failed (a full disk, a missing tool) per a log's text, or NULL. */
 const char *stagelog_infra_cause(const char *text);
-/* The compiler's or make's error lines, as opposed to its progress. */
-bool stagelog_is_error_line(const char *line);
 /*
  * Set @o from the failed stage's @log: infra-error naming the cause, else
  * @f's verdict with "<what> failed"; the evidence is the error lines (and
