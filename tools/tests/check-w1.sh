@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# check-w1.sh: tools/check-w1 must catch a warning that only W=1 shows.
+# A scratch cache (<cache>/work/w1-fixture) gets a copy of the laid 5.10
+# tree whose step/rtprio carries one more commit: a global function
+# without a prototype in kernel/sys.c (-Wmissing-prototypes is a W=1
+# warning in 5.10).  check-w1 on x86_64 must pass every other step and fail
+# rtprio, naming the function and the warning; on the real tree it must
+# pass.  Needs the 5.10 tree (check-e2e lays it); compiles the touched
+# objects of six steps twice, through the shared ccache.
+set -u
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kmatrix=$top/build/kmatrix
+tool=$top/tools/check-w1
+cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
+version=5.10
+scratch=$cache/work/w1-fixture
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+not_ok() { fail=$((fail + 1)); echo "not ok - $*"; }
+expect() { # NAME PATTERN: the last run's output has a line matching PATTERN
+	if grep -Eq -- "$2" "$log"; then ok "$1"; else not_ok "$1"; tail -n 20 "$log"; fi
+}
+
+[ -d "$cache/trees/$version/.git" ] ||
+	{ echo "check-w1.sh: no $cache/trees/$version: run make check-e2e first" >&2; exit 2; }
+
+# The faulty tree: a local clone (objects hard-linked) and one commit made
+# with git's plumbing, so nothing is checked out.  In the sandbox: the
+# trees belong to the build user.
+"$kmatrix" sandbox --cache "$cache" -- bash -euc '
+	tree=$1 dst=$2/trees/$3
+	rm -rf "$dst"
+	mkdir -p "$2/trees"
+	git clone -q --local --no-checkout "$tree" "$dst"
+	cd "$dst"
+	export GIT_INDEX_FILE=$dst/.git/fixture-index
+	export GIT_AUTHOR_NAME=Fixture GIT_AUTHOR_EMAIL=fixture@invalid
+	export GIT_COMMITTER_NAME=Fixture GIT_COMMITTER_EMAIL=fixture@invalid
+	git read-tree step/rtprio
+	{ git show step/rtprio:kernel/sys.c
+	  printf "\nint w1_fixture_no_prototype(void)\n{\n\treturn 0;\n}\n"; } >.git/sys.c
+	blob=$(git hash-object -w .git/sys.c)
+	git update-index --cacheinfo 100644,"$blob",kernel/sys.c
+	commit=$(git commit-tree "$(git write-tree)" -p step/rtprio -m "fixture: W=1 warning")
+	git tag -f step/rtprio "$commit" >/dev/null
+' sh "$cache/trees/$version" "$scratch" "$version" ||
+	{ echo "check-w1.sh: could not make the fixture tree" >&2; exit 2; }
+[ -L "$scratch/ccache" ] || ln -s "$cache/ccache" "$scratch/ccache"
+
+log=$(mktemp "${TMPDIR:-/tmp}/check-w1-test.XXXXXX") || exit 2
+trap 'rm -f "$log"' EXIT
+
+"$tool" --cache "$scratch" "$version" x86_64 >"$log" 2>&1
+rc=$?
+[ $rc -eq 1 ] && ok "a new W=1 warning: exit 1" || { not_ok "exit $rc, expected 1"; tail -n 20 "$log"; }
+expect "the step is named" "^FAIL $version x86_64 rtprio: build exit 0, new warnings:"
+expect "the warning is shown" "kernel/sys.c: warning: no previous prototype for .w1_fixture_no_prototype. \[-Wmissing-prototypes\]"
+expect "the steps before it pass" "^  nice: no new warning"
+expect "stock's own warnings are not counted" "^  baseline: no new warning"
+grep -q "^FAIL .* \(baseline\|uapi\|helper\|nice\):" "$log" &&
+	not_ok "an unfaulted step failed" || ok "no unfaulted step failed"
+
+"$tool" --cache "$cache" "$version" x86_64 >"$log" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "the real $version series: no new warning" ||
+	{ not_ok "the real $version series: exit $rc"; tail -n 20 "$log"; }
+
+echo "check-w1: $pass passed, $fail failed"
+[ $fail -eq 0 ]
