@@ -24,9 +24,10 @@ set -u
 bin=$(realpath "$1")
 top=$(cd "$(dirname "$0")/../.." && pwd)
 # The trees belong to kmatrix's build user and untrusted builds wrote them:
-# git and make run there only inside kmatrix's sandbox, as that user.
+# git and make run there only inside kmatrix's sandbox, as that user; the
+# sandbox hides /var/tmp, so this project is shown to it by name.
 if [ -z "${KMATRIX_SANDBOX:-}" ]; then
-	exec "$top/build/kmatrix" sandbox -- "$0" "$bin"
+	exec "$top/build/kmatrix" sandbox --ro "$top" -- "$0" "$bin"
 fi
 cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 trees=$cache/trees
