@@ -62,7 +62,8 @@ check-sandbox: all
 
 # Fault injection: each case injects one fault into a real 5.10 run and
 # asserts the verdict, the evidence and that the other cells are intact
-# (tests/faults/run.sh; its own cache, <kmatrix cache>/faults).  Root is
+# (tests/faults/run.sh; on the kmatrix cache after check-e2e, whose 5.10
+# builds it reuses; its results under <kmatrix cache>/faults).  Root is
 # needed for the full-disk case (a tmpfs in a private mount namespace).
 # One or more cases by name: make check-faults FAULTS="panic hang"
 # Measured here on an idle machine: 710 s with its cache warm (every case

@@ -8,9 +8,15 @@
 #
 # usage: tests/faults/run.sh [CASE...]   (default: every case; names below)
 #
-# The suite has its own cache, $FAULTS_CACHE, else <kmatrix cache>/faults,
-# sharing ccache and guest-debs with the default cache, so it never moves
-# the default cache's trees or build directories.  A first phase ("good")
+# The suite runs kmatrix on the kmatrix cache itself, with results of its
+# own (<kmatrix cache>/faults/suite): its builds are those check-e2e made
+# before it, at the same paths, so a cold make check compiles the 5.10
+# kernels once, not twice (ccache cannot serve a tree at another path: the
+# compiler's command line holds it).  A fault leaves the 5.10 tree and
+# build directories wherever its case ended; the next run re-applies and
+# rebuilds what it needs, and no result outside the suite's is written.
+# $FAULTS_CACHE gives the suite a cache of its own instead (ccache and
+# guest-debs still shared), at the price of its own builds.  A first phase ("good")
 # runs the unfaulted cells x86_64 stock and baseline, arm64 baseline; each
 # case starts from a copy of those results, so only the faulted cells run.
 # Arch-level faults hit x86_64 baseline, with arm64 baseline beside it.
@@ -20,8 +26,8 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/faults/fixtures
 kmatrix=$top/build/kmatrix
 base=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
-cache=${FAULTS_CACHE:-$base/faults}
-work=$cache/suite
+cache=${FAULTS_CACHE:-$base}
+work=$base/faults/suite
 version=5.10
 fails=0
 failed_cases=
@@ -501,7 +507,7 @@ all_cases="apply package config killed compile signals lock panic silent hang co
 [ -x "$kmatrix" ] || { echo "faults: $kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
 for d in ccache guest-debs; do
-	[ -e "$cache/$d" ] || ln -s "$base/$d" "$cache/$d"
+	[ -e "$cache/$d" ] || [ "$cache" = "$base" ] || ln -s "$base/$d" "$cache/$d"
 done
 t0=$(date +%s)
 say "cache $cache; the good cells first"
