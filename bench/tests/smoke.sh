@@ -112,6 +112,9 @@ assert set(v) <= {"pass", "test-failed"} and sum(v.values()) == 8, v
 assert r["warm"]["cells_run"] == [] and ch["warm_noop"]["ok"], ch["warm_noop"]
 assert ch["incremental_scope"]["ok"], ch["incremental_scope"]
 assert r["incremental"]["cells_run"] == ["9.9/arm64/rtprio", "9.9/x86_64/rtprio"]
+# Every cell went through its stages: the build user could read the edit.
+for run in ("cold", "warm", "incremental"):
+    assert set(r[run]["verdicts"]) <= {"pass", "test-failed"}, (run, r[run]["verdicts"])
 assert r["incremental"]["edits"]["9.9"]["file"] == "kernel/core.c"
 # The stand-in compiles both objects at stock and at the header changes,
 # one object for the last step.
@@ -137,4 +140,36 @@ for k in ("cold_over_naive", "incremental_over_cold", "warm_over_cold"):
     assert isinstance(d["ratios"][k], float), k
 assert "| warm no-op |" in md and "| stage | cold | warm | incremental |" in md
 print("smoke: ok (%d cells; warm re-ran none; incremental re-ran the edited step)" % len(cells))
+PY
+
+# --resume: an incremental run whose cell stopped early (as when the build
+# user could not read the edited series) is not valid; resuming runs that
+# phase again, with a new edit, and keeps the valid phases as they were.
+python3 - "$tmp/out/bench.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["runs"]["incremental"]["verdicts"] = {"apply-failed": 2, "pass": 6}
+json.dump(d, open(sys.argv[1], "w"))
+PY
+cp "$tmp/out/bench.json" "$tmp/before.json"
+PATH=$tmp/bin:$PATH "$top/bench/bench" --matrix "$tmp/matrix.conf" --cache "$tmp/cache" \
+	--out "$tmp/out" --naive 9.9/x86_64 --resume >"$tmp/resume.out" 2>&1 || {
+	cat "$tmp/resume.out"
+	echo "smoke: FAIL: bench --resume exited non-zero"
+	exit 1
+}
+python3 - "$tmp/before.json" "$tmp/out/bench.json" "$tmp/out/bench.md" <<'PY'
+import json, sys
+old, new = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+md = open(sys.argv[3]).read()
+for k in ("cold", "warm", "naive"):
+    assert new["runs"][k]["wall"] == old["runs"][k]["wall"], k
+inc = new["runs"]["incremental"]
+assert inc["attempt"] == 2 and inc["edits"]["9.9"]["line"].endswith("= 2;"), inc["edits"]
+assert inc["cells_run"] == ["9.9/arm64/rtprio", "9.9/x86_64/rtprio"], inc["cells_run"]
+assert set(inc["verdicts"]) <= {"pass", "test-failed"}, inc["verdicts"]
+assert new["checks"]["incremental_scope"]["ok"]
+assert isinstance(new["ratios"]["incremental_over_cold"], float)
+assert new.get("complete") and "Not valid" not in md
+print("smoke: ok (--resume re-ran the invalid incremental phase alone)")
 PY
