@@ -127,6 +127,10 @@ run_cells() { # MODE [HOSTS]
 				die "no $version/$a/$step result in $DISTCC_REFERENCE"
 		done
 	fi
+	# kmatrix's stages run distcc as its build user, which keeps distcc's
+	# locks and state there; the probe, as root, made that directory.
+	chown -R "${KMATRIX_BUILD_USER:-kmatrix}:" "$work/distcc-client" ||
+		die "cannot give $work/distcc-client to the build user"
 	t0=$(date +%s)
 	ip netns exec "$ns-client" env KMATRIX_CACHE="$cache" KMATRIX_DISTCC_HOSTS="$farm" \
 		CCACHE_RECACHE=1 DISTCC_FALLBACK=0 DISTCC_DIR="$work/distcc-client" \
