@@ -16,9 +16,11 @@
 # build directories wherever its case ended; the next run re-applies and
 # rebuilds what it needs, and no result outside the suite's is written.
 # $FAULTS_CACHE gives the suite a cache of its own instead (ccache and
-# guest-debs still shared), at the price of its own builds.  A first phase ("good")
-# runs the unfaulted cells x86_64 stock and baseline, arm64 baseline; each
-# case starts from a copy of those results, so only the faulted cells run.
+# guest-debs still shared), at the price of its own builds.
+#
+# A first phase ("good") runs the unfaulted cells x86_64 stock and
+# baseline, arm64 baseline; each case starts from a copy of those results,
+# so only the faulted cells run.
 # Arch-level faults hit x86_64 baseline, with arm64 baseline beside it.
 set -u
 
