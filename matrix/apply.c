@@ -187,6 +187,30 @@ static void failing_hunk(struct step *s, const char *tree, const char *log)
 }
 
 /*
+ * git am fails alike on a patch it could not read and on one that does not
+ * apply.  The first is the host's fault (a series the build user may not
+ * read), not the patch's: a set-up error, and the next run tries again.
+ * 1: unreadable, 0: readable, -1: interrupted.
+ */
+static int unreadable(struct step *s, const char *tree, const char *log)
+{
+	char *argv[] = { "head", "-c", "0", s->patch, NULL };
+	struct child c = { .argv = argv, .cwd = tree, .log = log };
+	char *text = NULL;
+
+	if (run_command(&c) == 0)
+		return 0;
+	if (c.interrupted || c.status < 0)
+		return -1;
+	s->failure = g_strdup_printf("the build user cannot read %s", s->patch);
+	s->verdict = "setup-error";
+	if (g_file_get_contents(log, &text, NULL, NULL))
+		add_lines(s->evidence, text, "head: ", 1);
+	g_free(text);
+	return 1;
+}
+
+/*
  * The build user has no git identity of its own, and not only git am needs
  * one: git am --abort refuses to run without it, leaving rebase-apply/ to
  * block every later git am in the tree.
@@ -203,6 +227,7 @@ static int git_am(struct step *s, const char *tree, const char *parent,
 	struct child c = { .argv = co, .cwd = tree, .log = log };
 	char *rebase = g_build_filename(tree, ".git", "rebase-apply", NULL);
 	char *base;
+	int rc;
 
 	/* An interrupted run can leave git am's state behind. */
 	if (g_file_test(rebase, G_FILE_TEST_IS_DIR)) {
@@ -218,13 +243,17 @@ static int git_am(struct step *s, const char *tree, const char *parent,
 		return 0;
 	if (c.interrupted || c.status < 0)
 		return -1;
-	base = g_path_get_basename(s->patch);
-	s->failure = g_strdup_printf("%s does not apply", base);
-	g_free(base);
-	failing_hunk(s, tree, log);
+	rc = unreadable(s, tree, log);
+	if (rc == 0) {
+		base = g_path_get_basename(s->patch);
+		s->failure = g_strdup_printf("%s does not apply", base);
+		s->verdict = "apply-failed";
+		g_free(base);
+		failing_hunk(s, tree, log);
+	}
 	c.argv = abort_am;
 	run_command(&c);
-	return 1;
+	return rc < 0 ? -1 : 1;
 }
 
 static gboolean record(GKeyFile *st, const char *tree, struct step *s,
@@ -261,6 +290,7 @@ static void blocked(struct step *s, const struct step *by)
 	g_free(s->failure);
 	g_ptr_array_set_size(s->evidence, 0);
 	s->failure = g_strdup_printf("earlier step %s did not apply", by->id);
+	s->verdict = by->verdict;
 	g_ptr_array_add(s->evidence, g_strdup_printf("step %s: %s", by->id, by->failure));
 }
 
@@ -308,6 +338,7 @@ static gboolean check_base(struct step *s, const char *tree, const char *top,
 	if (!ok) {
 		s->failure = g_strdup_printf("series base-commit %.12s is not the baseline %.12s",
 					     base, baseline);
+		s->verdict = "apply-failed";
 		g_ptr_array_add(s->evidence, g_strdup_printf("base-commit: %s (in %s)", base, dir));
 		g_ptr_array_add(s->evidence, g_strdup_printf("step/baseline: %s", baseline));
 	}

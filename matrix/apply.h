@@ -18,6 +18,8 @@ struct step {
 	char *tree;
 	char *subject;
 	char *failure;		/* summary when it did not apply */
+	const char *verdict;	/* with failure: apply-failed, or setup-error
+				 * when the host, not the patch, stopped it */
 	GPtrArray *evidence;	/* char *: the failing hunk, ... */
 	double seconds;		/* time spent applying */
 	struct usage usage;	/* what applying cost */

@@ -231,7 +231,8 @@ static void early_outcome(struct plan *p, struct version_run *vr, struct cell *c
 		outcome_set(&c->out, vr->setup_error, "%s", vr->setup_msg);
 		outcome_add(&c->out, "%s", vr->setup_msg);
 	} else if (c->step->failure) {
-		outcome_set(&c->out, "apply-failed", "%s", c->step->failure);
+		outcome_set(&c->out, c->step->verdict ? c->step->verdict : "apply-failed", "%s",
+			    c->step->failure);
 		for (guint i = 0; i < c->step->evidence->len; i++)
 			outcome_add(&c->out, "%s", (char *)c->step->evidence->pdata[i]);
 	} else if (pf) {

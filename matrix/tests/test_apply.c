@@ -2,7 +2,8 @@
 /*
  * Steps: a baseline and a series applied with git am onto a laid tree,
  * tagged step/<id>; unchanged steps kept on the next run; a patch that
- * does not apply shows its failing hunk and blocks the later steps; a
+ * does not apply shows its failing hunk and blocks the later steps, one
+ * that cannot be read is a set-up error; a
  * malformed order file is named with its line; the end of a run leaves
  * the files where the last build left them.
  */
@@ -160,6 +161,7 @@ static void test_failing_hunk(void **state)
 	assert_null(step(steps, 1)->failure);
 	assert_non_null(step(steps, 2)->failure);
 	assert_non_null(strstr(step(steps, 2)->failure, "0001-resource-add-limits.patch does not apply"));
+	assert_string_equal(step(steps, 2)->verdict, "apply-failed");
 	assert_true(has_evidence(step(steps, 2), "patch failed: kernel/sys.c"));
 	assert_true(has_evidence(step(steps, 2), "nineteen"));
 	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi did not apply"));
@@ -171,6 +173,32 @@ static void test_failing_hunk(void **state)
 	rebase = g_build_filename(tree, ".git", "rebase-apply", NULL);
 	assert_false(g_file_test(rebase, G_FILE_TEST_EXISTS));
 	g_free(rebase);
+	g_ptr_array_free(steps, TRUE);
+	g_free(tree);
+	g_free(logs);
+}
+
+/*
+ * A patch the build user cannot read is the host's failure, not the
+ * patch's.  Root reads any file, so a patch gone after planning stands in.
+ */
+static void test_unreadable(void **state)
+{
+	struct version_conf v = version("gone");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	GPtrArray *steps;
+
+	assert_int_equal(sh("cd %s && cp -r series gone", dir), 0);
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(sh("rm %s/gone/0001-resource-add-limits.patch", dir), 0);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_null(step(steps, 1)->failure);
+	assert_string_equal(step(steps, 2)->verdict, "setup-error");
+	assert_non_null(strstr(step(steps, 2)->failure, "the build user cannot read"));
+	assert_true(has_evidence(step(steps, 2), "No such file or directory"));
+	assert_string_equal(step(steps, 3)->verdict, "setup-error");
+	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi"));
 	g_ptr_array_free(steps, TRUE);
 	g_free(tree);
 	g_free(logs);
@@ -319,6 +347,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_apply_and_keep),
 		cmocka_unit_test(test_failing_hunk),
+		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_base_commit),
 		cmocka_unit_test(test_bad_order),
 		cmocka_unit_test(test_end_of_run),

@@ -273,6 +273,20 @@ case_apply() { # 1: a patch that does not apply
 		fail "step/uapi still tagged"
 }
 
+case_unreadable() { # 13: a patch the build user cannot read
+	local series=$dir/series patch
+	setup_case
+	cp -r "$(abs "$(version_key series)")" "$series"
+	write_matrix "$dir" "$version" "$series"
+	patch=$series/$(awk '$1 == "uapi" { print $2 }' "$series/order")
+	chmod 600 "$patch"
+	run_expect 1 --versions "$version" --arches x86_64 --steps stock,baseline,uapi,helper
+	expect_cell x86_64 uapi setup-error false "the build user cannot read $patch" \
+		"Permission denied"
+	expect_cell x86_64 helper setup-error false "earlier step uapi" "cannot read $patch"
+	intact x86_64/stock x86_64/baseline
+}
+
 case_config() { # 2: a fragment symbol olddefconfig drops
 	setup_case
 	cat "$fx/dropped.fragment" >>"$dir/arches/x86_64/config.fragment"
@@ -503,8 +517,8 @@ case_diskfull() { # 12: a full disk during a build (and while configuring)
 # Issue 7's numbering; run in an order that moves the x86_64 build
 # directory between the stock and baseline sources (sched.h differs) least.
 numbers="apply:1 config:2 compile:3 panic:4 silent:5 hang:6 killed:7 package:8 signals:9
-	lock:10 corrupt:11 diskfull:12"
-all_cases="apply package config killed compile signals lock panic silent hang corrupt diskfull"
+	lock:10 corrupt:11 diskfull:12 unreadable:13"
+all_cases="apply unreadable package config killed compile signals lock panic silent hang corrupt diskfull"
 
 [ -x "$kmatrix" ] || { echo "faults: $kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
