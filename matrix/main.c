@@ -26,6 +26,7 @@ static const struct verb verbs[] = {
 	{ "merge", cmd_merge, "combine the results directories of several machines into one" },
 	{ "ci", cmd_ci, "write a GitLab or GitHub pipeline that runs the matrix in shards" },
 	{ "clean", cmd_clean, "remove build directories, results or trees from the cache" },
+	{ "conf", cmd_conf, "print the matrix as kmatrix reads it (versions, arches, steps)" },
 	{ "sandbox", cmd_sandbox, "run a command as the stages run (build user, no network)" },
 	/* git bisect run's script: one cell at the checked-out commit. */
 	{ "bisect-step", cmd_bisect_step, NULL },

@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Matrix definition parsing: good files, malformed ones (file:line), quirks. */
+/*
+ * Matrix definition parsing: good files, malformed ones (file:line), quirks;
+ * kmatrix conf, which the shell tools read instead of parsing it.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "conf.h"
+#include "verbs.h"
 
 #define TOP "fixtures/conf/top"
 
@@ -312,6 +318,66 @@ static void test_project_matrix(void **state)
 	conf_free(m);
 }
 
+/* kmatrix conf ARGS... on the project's matrix: its stdout and exit status. */
+static char *conf_verb(int *rc, char **args)
+{
+	char path[] = "/tmp/kmatrix-test-conf.XXXXXX";
+	int fd = mkstemp(path), saved = dup(1), argc = 1;
+	char *argv[8] = { "conf" }, *text = NULL;
+
+	for (; args[argc - 1]; argc++)
+		argv[argc] = args[argc - 1];
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stdout);
+	dup2(fd, 1);
+	*rc = cmd_conf(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(fd);
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	unlink(path);
+	return text;
+}
+
+static void test_conf_verb(void **state)
+{
+	char *out;
+	int rc;
+
+	g_setenv("KMATRIX_TOP", "../..", TRUE);
+	out = conf_verb(&rc, (char *[]){ "versions", NULL });
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "5.10\n6.1\n6.12\n7.2\n");
+	g_free(out);
+	out = conf_verb(&rc, (char *[]){ "version", "7.2", "series", NULL });
+	assert_int_equal(rc, 0);
+	assert_true(g_str_has_suffix(out, "/series\n") && out[0] == '/');
+	g_free(out);
+	/* stock has no patch; the baseline is step 2, then the order file's. */
+	out = conf_verb(&rc, (char *[]){ "steps", "5.10", NULL });
+	assert_int_equal(rc, 0);
+	assert_true(g_str_has_prefix(out, "stock\nbaseline /"));
+	assert_non_null(strstr(out, "\nuapi /"));
+	assert_non_null(strstr(out, "/backports/5.10/series/0004-"));
+	g_free(out);
+	out = conf_verb(&rc, (char *[]){ "arch", "arm64", "cross_compile", NULL });
+	assert_int_equal(rc, 0);
+	assert_string_equal(out, "aarch64-linux-gnu-\n");
+	g_free(out);
+	out = conf_verb(&rc, (char *[]){ "arch", "arm64", "nosuchkey", NULL });
+	assert_int_equal(rc, 2);
+	g_free(out);
+	out = conf_verb(&rc, (char *[]){ "steps", "9.9", NULL });
+	assert_int_equal(rc, 2);
+	assert_string_equal(out, "");
+	g_free(out);
+	out = conf_verb(&rc, (char *[]){ "versions", "extra", NULL });
+	assert_int_equal(rc, 2);
+	g_free(out);
+	g_unsetenv("KMATRIX_TOP");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +397,7 @@ int main(void)
 		cmocka_unit_test(test_conf_line),
 		cmocka_unit_test(test_arch_configs_and_init),
 		cmocka_unit_test(test_project_matrix),
+		cmocka_unit_test(test_conf_verb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

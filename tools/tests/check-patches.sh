@@ -45,11 +45,21 @@ if [ -z "$version" ]; then
 fi
 
 mkdir -p "$out/top/matrix" "$out/top/series" "$out/top/base" "$out/top/backports/0.0/series"
+# Read through kmatrix conf: a whole matrix, the real arches.
 cat >"$out/top/matrix/matrix.conf" <<EOF
+[matrix]
+versions=$version;0.0
+arches=x86_64
+expectations=$top/series/expectations
+arch_configs=$top/arch-configs
 [version $version]
+package=linux-source-$version
+tarball=/usr/src/linux-source-$version.tar.xz
 baseline=base
 series=series
 [version 0.0]
+package=linux-source-0.0
+tarball=/usr/src/linux-source-0.0.tar.xz
 baseline=base
 series=backports/0.0/series
 EOF

@@ -81,22 +81,24 @@ patches() {
 }
 
 mkdir -p "$proj/matrix" "$out/tmp"
-cat >"$proj/matrix/matrix.conf" <<EOF
+# The tool reads it through kmatrix conf: a whole matrix, the real arches.
+{
+	cat <<EOF
 [matrix]
 versions=6.0;7.0;8.0;9.0
-[version 6.0]
-baseline=backports/8.0/baseline
-series=backports/8.0/series
-[version 7.0]
-baseline=backports/8.0/baseline
-series=backports/8.0/series
-[version 8.0]
-baseline=backports/8.0/baseline
-series=backports/8.0/series
-[version 9.0]
-baseline=base
-series=series
+arches=x86_64
+expectations=$top/series/expectations
+arch_configs=$top/arch-configs
 EOF
+	for v in 6.0 7.0 8.0 9.0; do
+		printf '[version %s]\npackage=linux-source-%s\ntarball=/usr/src/linux-source-%s.tar.xz\n' \
+			$v $v $v
+		case $v in
+		9.0) printf 'baseline=base\nseries=series\n' ;;
+		*) printf 'baseline=backports/8.0/baseline\nseries=backports/8.0/series\n' ;;
+		esac
+	done
+} >"$proj/matrix/matrix.conf"
 # Comment lines only: no function name for git to put in the hunk headers.
 prefix9=$'/*\n * lib\n */\n\n'
 prefix8=$'/*\n * 8.0\n *\n * lib\n */\n\n'
