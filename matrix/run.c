@@ -17,6 +17,9 @@
 #define MAX_CHILDREN 16
 #define POLL_US 20000
 #define KILL_GRACE_US (2 * G_USEC_PER_SEC)
+/* How long a reaped child's process group may take to empty. */
+#define SETTLE_US (G_USEC_PER_SEC / 2)
+#define SETTLE_POLL_US 1000
 
 static struct child *live[MAX_CHILDREN];
 /* The signal handler only reads this copy: plain pids, no pointers. */
@@ -59,6 +62,14 @@ static void usage_from(struct usage *u, const struct rusage *ru)
 {
 	u->cpu = tv_seconds(ru->ru_utime) + tv_seconds(ru->ru_stime);
 	u->maxrss_kb = ru->ru_maxrss;
+}
+
+static void usage_add_rusage(struct usage *u, const struct rusage *ru)
+{
+	struct usage r;
+
+	usage_from(&r, ru);
+	usage_add(u, &r);
 }
 
 void usage_self(struct usage *u)
@@ -198,6 +209,7 @@ int run_start(struct child *c)
 	c->done = c->timed_out = c->interrupted = false;
 	c->killed_by = NULL;
 	c->kill_at = 0;
+	c->reaped_at = 0;
 	memset(&c->used, 0, sizeof(c->used));
 	c->into = c->usage ? c->usage : sink;
 	c->started = g_get_monotonic_time();
@@ -264,21 +276,36 @@ static void check_limits(struct child *c, gint64 now)
 		kill(-c->pid, SIGKILL);
 }
 
+/*
+ * The child itself has ended.  Its group may not have: bwrap's outer
+ * process exits as soon as its init reports the command's status, and
+ * that init, which waited for the command and everything under it, is
+ * reparented to kmatrix (a subreaper) and exits a moment later.  Its
+ * usage is the command's, so the child is done only when its group is
+ * empty (or after SETTLE_US, for a process left running on purpose).
+ */
 static void reap(struct child *c, int status, const struct rusage *ru, gint64 now)
 {
 	/* Killed by the handler before a poll saw the signal: still ours. */
 	if (stop_signal)
 		c->interrupted = true;
 	c->status = status;
-	c->done = true;
+	c->reaped_at = now;
 	c->elapsed = (now - c->started) / (double)G_USEC_PER_SEC;
-	usage_from(&c->used, ru);
-	if (c->into)
-		usage_add(c->into, &c->used);
+	usage_add_rusage(&c->used, ru);
 	/* Whatever the killed leader left behind in its group goes too. */
 	if (c->kill_at || WIFSIGNALED(status))
 		kill(-c->pid, SIGKILL);
+}
+
+static void settle(struct child *c, gint64 now)
+{
+	if (kill(-c->pid, 0) == 0 && now - c->reaped_at < SETTLE_US)
+		return;
+	if (c->into)
+		usage_add(c->into, &c->used);
 	slot_del(c);
+	c->done = true;
 }
 
 static struct child *find_live(pid_t pid)
@@ -289,27 +316,47 @@ static struct child *find_live(pid_t pid)
 	return NULL;
 }
 
+/*
+ * Reap one finished process: a child, or a descendant of one that was
+ * reparented to kmatrix, whose usage is then its child's (by process
+ * group, read before the zombie is gone).  False when none has finished.
+ */
+static bool reap_one(gint64 now)
+{
+	siginfo_t si = { 0 };
+	struct rusage ru;
+	struct child *c;
+	pid_t pgid;
+	int status;
+
+	if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) != 0 || !si.si_pid)
+		return false;
+	pgid = getpgid(si.si_pid);
+	if (wait4(si.si_pid, &status, 0, &ru) != si.si_pid)
+		return false;
+	c = find_live(si.si_pid);
+	if (c && !c->reaped_at)
+		reap(c, status, &ru, now);
+	else if (pgid > 0 && (c = find_live(pgid)))
+		usage_add_rusage(&c->used, &ru);
+	return true;
+}
+
 void run_poll(void)
 {
 	gint64 now = g_get_monotonic_time();
-	struct rusage ru;
-	int status;
-	pid_t r;
 
-	/*
-	 * As a subreaper, kmatrix also inherits what a killed child left
-	 * behind; reaping every pid here keeps those from lingering.  wait4()
-	 * reports the child's usage with that of every descendant it reaped.
-	 */
-	while ((r = wait4(-1, &status, WNOHANG, &ru)) > 0) {
-		struct child *c = find_live(r);
-
-		if (c)
-			reap(c, status, &ru, now);
-	}
-	for (int i = 0; i < MAX_CHILDREN; i++)
-		if (live[i])
+	/* As a subreaper, kmatrix also inherits what a killed child left behind. */
+	while (reap_one(now))
+		;
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		if (!live[i])
+			continue;
+		if (live[i]->reaped_at)
+			settle(live[i], now);
+		else
 			check_limits(live[i], now);
+	}
 }
 
 int run_wait(struct child *c)
@@ -317,7 +364,7 @@ int run_wait(struct child *c)
 	while (!c->done) {
 		run_poll();
 		if (!c->done)
-			g_usleep(POLL_US);
+			g_usleep(c->reaped_at ? SETTLE_POLL_US : POLL_US);
 		if (tick)
 			tick();
 	}

@@ -45,13 +45,14 @@ struct child {
 	pid_t pid;
 	gint64 started;		/* monotonic, microseconds */
 	gint64 kill_at;		/* when to escalate to SIGKILL; 0: not killing */
+	gint64 reaped_at;	/* monotonic; 0 while it runs */
 	double elapsed;		/* seconds, once done */
 	int status;		/* wait status, once done */
 	bool done;
 	bool timed_out;
 	bool interrupted;	/* killed because kmatrix got SIGINT/SIGTERM */
 	const char *killed_by;	/* the watch callback's reason */
-	struct usage used;	/* its own (and its tree's), once done */
+	struct usage used;	/* its own and its tree's (orphans too), once done */
 	struct usage *into;	/* where used is added when it is reaped */
 };
 

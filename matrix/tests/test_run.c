@@ -160,6 +160,23 @@ static void test_usage_of_tree(void **state)
 	assert_true(b.used.maxrss_kb < a.used.maxrss_kb);
 }
 
+/*
+ * bwrap's outer process exits without waiting for its init, which carries
+ * the command's usage: a descendant that outlives its parent, is
+ * reparented to kmatrix and still counts for its child (process group).
+ */
+static void test_usage_of_orphan(void **state)
+{
+	char *orphan[] = { "sh", "-c",
+			   "(i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done) & exit 0", NULL };
+	struct child c = { .argv = orphan };
+
+	assert_int_equal(run_command(&c), 0);
+	assert_true(c.used.cpu > 0.01);
+	/* Done means the whole group is: nothing of it is left running. */
+	assert_int_equal(kill(-c.pid, 0), -1);
+}
+
 /* A sink adds up the children started while it is set; a child's own usage wins. */
 static void test_usage_sink(void **state)
 {
@@ -230,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_watch),
 		cmocka_unit_test(test_parallel_limits),
 		cmocka_unit_test(test_usage_of_tree),
+		cmocka_unit_test(test_usage_of_orphan),
 		cmocka_unit_test(test_usage_sink),
 		cmocka_unit_test(test_sigterm_kills_children),
 	};
