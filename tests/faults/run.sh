@@ -15,7 +15,8 @@
 # compiler's command line holds it).  A fault leaves the 5.10 tree and
 # build directories wherever its case ended; the next run re-applies and
 # rebuilds what it needs, and no result outside the suite's is written.
-# $FAULTS_CACHE gives the suite a cache of its own instead (ccache and
+# $FAULTS_CACHE gives the suite a cache of its own instead (its work in
+# <that cache>/faults/suite, where the build user can see it; ccache and
 # guest-debs still shared), at the price of its own builds.
 #
 # A first phase ("good") runs the unfaulted cells x86_64 stock and
@@ -29,7 +30,7 @@ fx=$top/tests/faults/fixtures
 kmatrix=$top/build/kmatrix
 base=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 cache=${FAULTS_CACHE:-$base}
-work=$base/faults/suite
+work=$cache/faults/suite
 version=5.10
 fails=0
 failed_cases=
@@ -273,11 +274,15 @@ case_apply() { # 1: a patch that does not apply
 }
 
 case_unreadable() { # 13: a patch the build user cannot read
-	local series=$dir/series patch
+	local series patch
 	setup_case
+	series=$dir/series
 	cp -r "$(version_key series)" "$series"
 	write_matrix "$dir" "$version" "$series"
 	patch=$series/$(awk '$1 == "uapi" { print $2 }' "$series/order")
+	# A patch kmatrix applied before is kept without being read again:
+	# this one must differ (one more trailer).
+	sed -i '0,/^Signed-off-by: /s//Fault: unreadable\n&/' "$patch"
 	chmod 600 "$patch"
 	run_expect 1 --versions "$version" --arches x86_64 --steps stock,baseline,uapi,helper
 	expect_cell x86_64 uapi setup-error false "the build user cannot read $patch" \
