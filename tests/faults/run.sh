@@ -534,7 +534,9 @@ say "cache $cache; the good cells first"
 phase_good
 [ $fails -eq 0 ] || { say "the unfaulted cells do not pass: no case can be judged"; exit 1; }
 say "good cells: $(($(date +%s) - t0)) s"
-for case in ${*:-$all_cases}; do
+read -ra cases <<<"$all_cases"
+[ $# -eq 0 ] || cases=("$@")
+for case in "${cases[@]}"; do
 	declare -F "case_$case" >/dev/null || { fail "no such case"; continue; }
 	n=$(tr ' \t\n' '\n\n\n' <<<"$numbers" | sed -n "s/^$case://p")
 	t=$(date +%s)
