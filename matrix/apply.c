@@ -388,6 +388,34 @@ static int apply_one(GKeyFile *st, const char *tree, const char *top, struct ste
 	return rc;
 }
 
+/*
+ * git itself failed on a step (a lock left in the tree, a full disk, git
+ * missing): the host's fault, shown with git's last words, and the later
+ * steps cannot be applied either.  Earlier steps stand.
+ */
+static void git_failed(struct step *s, const char *logdir)
+{
+	char *log = g_strdup_printf("%s/%s.apply.log", logdir, s->id);
+	char *text = NULL;
+	char **lines;
+	int n = 0, from;
+
+	s->failure = g_strdup_printf("git failed while applying step %s", s->id);
+	s->verdict = "infra-error";
+	if (g_file_get_contents(log, &text, NULL, NULL)) {
+		lines = g_strsplit(g_strchomp(text), "\n", -1);
+		n = g_strv_length(lines);
+		from = MAX(0, n - EVIDENCE_LINES / 4);
+		for (int i = from; i < n; i++)
+			g_ptr_array_add(s->evidence, g_strdup(lines[i]));
+		g_strfreev(lines);
+	}
+	if (!s->evidence->len)
+		g_ptr_array_add(s->evidence, g_strdup_printf("%s: nothing logged", log));
+	g_free(text);
+	g_free(log);
+}
+
 int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 		const char *logdir)
 {
@@ -414,8 +442,12 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 			continue;
 		}
 		r = apply_one(st, tree, top, s, prev->commit, &dirty, logdir);
-		if (r < 0) {
+		if (r < 0 && run_stop_signal()) {
 			rc = -1;
+		} else if (r < 0) {
+			git_failed(s, logdir);
+			bad = s;
+			forget(st, tree, s);
 		} else if (r == 0) {
 			bad = s;
 			forget(st, tree, s);

@@ -18,8 +18,8 @@ struct step {
 	char *tree;
 	char *subject;
 	char *failure;		/* summary when it did not apply */
-	const char *verdict;	/* with failure: apply-failed, or setup-error
-				 * when the host, not the patch, stopped it */
+	const char *verdict;	/* with failure: apply-failed, or setup-error or
+				 * infra-error when the host, not the patch, stopped it */
 	GPtrArray *evidence;	/* char *: the failing hunk, ... */
 	double seconds;		/* time spent applying */
 	struct usage usage;	/* what applying cost */
@@ -33,8 +33,9 @@ GPtrArray *apply_plan(const struct version_conf *v, GError **err);
 /*
  * Bring tags step/<id> up to date in @tree (re-applying only from the first
  * step whose patch or parent changed) and fill in each step's commit or
- * failure.  @logdir receives <step>.apply.log.  Returns 0, or -1 if git
- * itself failed (infra-error).
+ * failure.  @logdir receives <step>.apply.log.  A step git itself failed
+ * on is an infra-error step (the later ones with it).  Returns 0, or -1
+ * when interrupted or when the steps' state could not be saved.
  */
 int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 		const char *logdir);

@@ -140,7 +140,7 @@ static void prepare_version(struct plan *p, struct version_run *vr)
 		vr->setup_error = "infra-error";
 	else if (apply_steps(vr->tree, p->top, vr->steps, logdir) < 0 && !run_stop_signal()) {
 		vr->setup_error = "infra-error";
-		vr->setup_msg = g_strdup_printf("git failed while applying the steps in %s",
+		vr->setup_msg = g_strdup_printf("cannot save the state of the applied steps in %s",
 						vr->tree);
 	}
 	if (vr->setup_msg)

@@ -3,7 +3,8 @@
  * Steps: a baseline and a series applied with git am onto a laid tree,
  * tagged step/<id>; unchanged steps kept on the next run; a patch that
  * does not apply shows its failing hunk and blocks the later steps, one
- * that cannot be read is a set-up error; a
+ * that cannot be read is a set-up error, one git fails on an
+ * infra-error; a
  * malformed order file is named with its line; the end of a run leaves
  * the files where the last build left them.
  */
@@ -204,6 +205,40 @@ static void test_unreadable(void **state)
 	g_free(logs);
 }
 
+/*
+ * git itself failing on a step (here: a stale index.lock) is the host's
+ * fault: that step and the later ones are infra-errors with git's words,
+ * the steps before it stand.
+ */
+static void test_git_fails(void **state)
+{
+	struct version_conf v = version("locked");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	char *lock = g_build_filename(tree, ".git", "index.lock", NULL);
+	GPtrArray *steps;
+
+	/* Another uapi patch: it must be applied again, not kept. */
+	assert_int_equal(sh("cd %s && cp -r series locked && "
+			    "sed -i 's/^Subject: .*/&, again/' locked/0001-resource-add-limits.patch",
+			    dir), 0);
+	assert_true(g_file_set_contents(lock, "", 0, NULL));
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	unlink(lock);
+	assert_null(step(steps, 1)->failure);
+	assert_non_null(step(steps, 1)->commit);
+	assert_string_equal(step(steps, 2)->verdict, "infra-error");
+	assert_string_equal(step(steps, 2)->failure, "git failed while applying step uapi");
+	assert_true(has_evidence(step(steps, 2), "index.lock"));
+	assert_string_equal(step(steps, 3)->verdict, "infra-error");
+	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi"));
+	g_ptr_array_free(steps, TRUE);
+	g_free(lock);
+	g_free(tree);
+	g_free(logs);
+}
+
 /* A series must sit on the baseline it names; the tree's own ids make that checkable. */
 static void test_base_commit(void **state)
 {
@@ -348,6 +383,7 @@ int main(void)
 		cmocka_unit_test(test_apply_and_keep),
 		cmocka_unit_test(test_failing_hunk),
 		cmocka_unit_test(test_unreadable),
+		cmocka_unit_test(test_git_fails),
 		cmocka_unit_test(test_base_commit),
 		cmocka_unit_test(test_bad_order),
 		cmocka_unit_test(test_end_of_run),
