@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "cell.h"
 #include "key.h"
 #include "run.h"
 #include "tree.h"
@@ -396,23 +397,12 @@ static int apply_one(GKeyFile *st, const char *tree, const char *top, struct ste
 static void git_failed(struct step *s, const char *logdir)
 {
 	char *log = g_strdup_printf("%s/%s.apply.log", logdir, s->id);
-	char *text = NULL;
-	char **lines;
-	int n = 0, from;
 
 	s->failure = g_strdup_printf("git failed while applying step %s", s->id);
 	s->verdict = "infra-error";
-	if (g_file_get_contents(log, &text, NULL, NULL)) {
-		lines = g_strsplit(g_strchomp(text), "\n", -1);
-		n = g_strv_length(lines);
-		from = MAX(0, n - EVIDENCE_LINES / 4);
-		for (int i = from; i < n; i++)
-			g_ptr_array_add(s->evidence, g_strdup(lines[i]));
-		g_strfreev(lines);
-	}
+	evidence_add_log(s->evidence, log, EVIDENCE_LINES / 4, true);
 	if (!s->evidence->len)
 		g_ptr_array_add(s->evidence, g_strdup_printf("%s: nothing logged", log));
-	g_free(text);
 	g_free(log);
 }
 

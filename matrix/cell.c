@@ -35,7 +35,7 @@ void outcome_clear(struct outcome *o)
 	memset(o, 0, sizeof(*o));
 }
 
-void outcome_add_log(struct outcome *o, const char *path, int max, bool tail)
+void evidence_add_log(GPtrArray *to, const char *path, int max, bool tail)
 {
 	char *text = NULL, **lines;
 	int n, from;
@@ -47,9 +47,16 @@ void outcome_add_log(struct outcome *o, const char *path, int max, bool tail)
 	n = g_strv_length(lines);
 	from = tail && n > max ? n - max : 0;
 	for (int i = from; i < n && i < from + max; i++)
-		outcome_add(o, "%s", g_strchomp(lines[i]));
+		g_ptr_array_add(to, g_strdup(g_strchomp(lines[i])));
 	g_strfreev(lines);
 	g_free(text);
+}
+
+void outcome_add_log(struct outcome *o, const char *path, int max, bool tail)
+{
+	if (!o->evidence)
+		o->evidence = g_ptr_array_new_with_free_func(g_free);
+	evidence_add_log(o->evidence, path, max, tail);
 }
 
 char *cell_log(const struct cell *c, const char *stage)

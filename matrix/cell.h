@@ -44,7 +44,9 @@ void outcome_set(struct outcome *o, const char *verdict, const char *fmt, ...)
 	G_GNUC_PRINTF(3, 4);
 void outcome_add(struct outcome *o, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 void outcome_clear(struct outcome *o);
-/* Append up to @max lines of @path (the last ones when @tail) as evidence. */
+/* Append up to @max lines of @path (the last ones when @tail) to @to. */
+void evidence_add_log(GPtrArray *to, const char *path, int max, bool tail);
+/* The same as the outcome's evidence. */
 void outcome_add_log(struct outcome *o, const char *path, int max, bool tail);
 
 char *cell_log(const struct cell *c, const char *stage);
