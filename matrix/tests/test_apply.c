@@ -180,6 +180,23 @@ static void test_failing_hunk(void **state)
 }
 
 /*
+ * The host, not the patch, stopped step uapi: it has @verdict, a failure
+ * naming @failure and evidence showing @evidence; nice is blocked with the
+ * same verdict; the baseline before them stands.
+ */
+static void assert_host_failure(GPtrArray *steps, const char *verdict, const char *failure,
+				const char *evidence)
+{
+	assert_null(step(steps, 1)->failure);
+	assert_non_null(step(steps, 1)->commit);
+	assert_string_equal(step(steps, 2)->verdict, verdict);
+	assert_non_null(strstr(step(steps, 2)->failure, failure));
+	assert_true(has_evidence(step(steps, 2), evidence));
+	assert_string_equal(step(steps, 3)->verdict, verdict);
+	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi"));
+}
+
+/*
  * A patch the build user cannot read is the host's failure, not the
  * patch's.  Root reads any file, so a patch gone after planning stands in.
  */
@@ -194,12 +211,8 @@ static void test_unreadable(void **state)
 	steps = apply_plan(&v, NULL);
 	assert_int_equal(sh("rm %s/gone/0001-resource-add-limits.patch", dir), 0);
 	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
-	assert_null(step(steps, 1)->failure);
-	assert_string_equal(step(steps, 2)->verdict, "setup-error");
-	assert_non_null(strstr(step(steps, 2)->failure, "the build user cannot read"));
-	assert_true(has_evidence(step(steps, 2), "No such file or directory"));
-	assert_string_equal(step(steps, 3)->verdict, "setup-error");
-	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi"));
+	assert_host_failure(steps, "setup-error", "the build user cannot read",
+			    "No such file or directory");
 	g_ptr_array_free(steps, TRUE);
 	g_free(tree);
 	g_free(logs);
@@ -226,13 +239,9 @@ static void test_git_fails(void **state)
 	steps = apply_plan(&v, NULL);
 	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
 	unlink(lock);
-	assert_null(step(steps, 1)->failure);
-	assert_non_null(step(steps, 1)->commit);
-	assert_string_equal(step(steps, 2)->verdict, "infra-error");
+	assert_host_failure(steps, "infra-error", "git failed while applying step uapi",
+			    "index.lock");
 	assert_string_equal(step(steps, 2)->failure, "git failed while applying step uapi");
-	assert_true(has_evidence(step(steps, 2), "index.lock"));
-	assert_string_equal(step(steps, 3)->verdict, "infra-error");
-	assert_non_null(strstr(step(steps, 3)->failure, "earlier step uapi"));
 	g_ptr_array_free(steps, TRUE);
 	g_free(lock);
 	g_free(tree);
