@@ -132,7 +132,7 @@ static int query(const struct matrix_conf *m, int argc, char **argv)
 
 int cmd_conf(int argc, char **argv)
 {
-	char *matrix = NULL, *top, *path;
+	char *matrix = NULL, *top;
 	GOptionEntry entries[] = {
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &matrix,
 		  "Matrix definition (default: matrix/matrix.conf)", "FILE" },
@@ -151,9 +151,7 @@ int cmd_conf(int argc, char **argv)
 	if (argc < 2)
 		return usage();
 	top = cache_project_top();
-	path = matrix ? g_canonicalize_filename(matrix, NULL)
-		      : g_build_filename(top, "matrix", "matrix.conf", NULL);
-	m = conf_load(top, path, &err);
+	m = conf_open(top, matrix, &err);
 	if (!m) {
 		g_printerr("kmatrix conf: %s\n", err->message);
 		g_error_free(err);
@@ -163,7 +161,6 @@ int cmd_conf(int argc, char **argv)
 		fflush(stdout);
 		conf_free(m);
 	}
-	g_free(path);
 	g_free(top);
 	g_free(matrix);
 	return rc;

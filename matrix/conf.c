@@ -424,6 +424,16 @@ void arch_conf_free(struct arch_conf *a)
 	g_free(a);
 }
 
+struct matrix_conf *conf_open(const char *top, const char *matrix, GError **err)
+{
+	char *path = matrix ? g_canonicalize_filename(matrix, NULL)
+			    : g_build_filename(top, "matrix", "matrix.conf", NULL);
+	struct matrix_conf *m = conf_load(top, path, err);
+
+	g_free(path);
+	return m;
+}
+
 void conf_free(struct matrix_conf *m)
 {
 	if (!m)

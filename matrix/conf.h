@@ -52,6 +52,8 @@ struct matrix_conf {
 };
 
 struct matrix_conf *conf_load(const char *top, const char *path, GError **err);
+/* A verb's matrix: @matrix (its --matrix), else @top's matrix/matrix.conf. */
+struct matrix_conf *conf_open(const char *top, const char *matrix, GError **err);
 void conf_free(struct matrix_conf *m);
 struct arch_conf *arch_conf_load(const char *path, const char *name,
 				 GError **err);

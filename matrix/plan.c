@@ -57,11 +57,7 @@ static gboolean check_names(char **list, GPtrArray *known, size_t name_off,
 
 static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 {
-	char *path = o->matrix ? g_canonicalize_filename(o->matrix, NULL)
-			       : g_build_filename(p->top, "matrix", "matrix.conf", NULL);
-
-	p->m = conf_load(p->top, path, err);
-	g_free(path);
+	p->m = conf_open(p->top, o->matrix, err);
 	if (!p->m)
 		return 2;
 	p->versions = split_list(o->versions);
