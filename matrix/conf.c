@@ -16,7 +16,8 @@ static const char *const matrix_keys[] = { "versions", "arches", "expectations",
 static const char *const matrix_required[] = { "versions", "arches", "expectations", NULL };
 static const char *const version_keys[] = { "package", "tarball", "baseline", "series", NULL };
 static const char *const arch_keys[] = { "kernel_arch", "cross_compile", "guest_cc",
-	"debian_arch", "image", "image_target", "fragment", "init", NULL };
+	"debian_arch", "image", "image_target", "fragment", "init", "triplet", "userland",
+	"compat", "compat_cc", "host_packages", "guest_packages", NULL };
 static const char *const arch_required[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", NULL };
 static const char *const qemu_keys[] = { "binary", "machine", "cpu", "memory",
@@ -274,6 +275,51 @@ static gboolean check_arch(struct arch_conf *a, GError **err)
 	return check_quirks(a, err);
 }
 
+/* A ';' list as the space-separated words a shell or apt takes. */
+static char *get_words(GKeyFile *kf, const char *group, const char *key)
+{
+	char **v = g_key_file_get_string_list(kf, group, key, NULL, NULL);
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; v && v[i]; i++) {
+		char *w = g_strstrip(v[i]);
+
+		if (!*w)
+			continue;
+		if (s->len)
+			g_string_append_c(s, ' ');
+		g_string_append(s, w);
+	}
+	g_strfreev(v);
+	return g_string_free(s, FALSE);
+}
+
+/*
+ * The guest's userland: "debian" packs busybox and the clients from the
+ * arch's Debian packages (from its multiarch triplet's directories); "none" boots
+ * the test binary as /init, for an arch Debian has no userland for.  A
+ * compat suite needs both its name and its compiler.  (An arch.conf
+ * without a triplet leaves mkinitramfs its defaults for x86_64 and arm64.)
+ */
+static gboolean check_guest(struct arch_conf *a, GError **err)
+{
+	if (!*a->userland) {
+		g_free(a->userland);
+		a->userland = g_strdup("debian");
+	}
+	if (strcmp(a->userland, "debian") && strcmp(a->userland, "none"))
+		return conf_fail(err, a->path, "arch", "userland",
+				 "userland must be 'debian' or 'none', not '%s'", a->userland);
+	if (!*a->compat != !*a->compat_cc)
+		return conf_fail(err, a->path, "arch", *a->compat ? "compat" : "compat_cc",
+				 "[arch]: 'compat' and 'compat_cc' go together");
+	if (*a->compat && !g_regex_match_simple("^[a-z0-9_]+$", a->compat, 0, 0))
+		return conf_fail(err, a->path, "arch", "compat",
+				 "compat suite name '%s': lower case letters, digits, '_'",
+				 a->compat);
+	return TRUE;
+}
+
 struct arch_conf *arch_conf_load(const char *path, const char *name, GError **err)
 {
 	struct arch_conf *a = g_new0(struct arch_conf, 1);
@@ -292,6 +338,16 @@ struct arch_conf *arch_conf_load(const char *path, const char *name, GError **er
 	a->debian_arch = get_str(a->kf, "arch", "debian_arch");
 	a->image = get_str(a->kf, "arch", "image");
 	a->image_target = get_str(a->kf, "arch", "image_target");
+	a->triplet = get_str(a->kf, "arch", "triplet");
+	a->userland = get_str(a->kf, "arch", "userland");
+	a->compat = get_str(a->kf, "arch", "compat");
+	a->compat_cc = get_str(a->kf, "arch", "compat_cc");
+	a->host_packages = get_words(a->kf, "arch", "host_packages");
+	a->guest_packages = get_words(a->kf, "arch", "guest_packages");
+	if (!check_guest(a, err)) {
+		arch_conf_free(a);
+		return NULL;
+	}
 	dir = g_path_get_dirname(path);
 	frag = get_str(a->kf, "arch", "fragment");
 	a->fragment = project_path(dir, frag);
@@ -419,6 +475,12 @@ void arch_conf_free(struct arch_conf *a)
 	g_free(a->image_target);
 	g_free(a->fragment);
 	g_free(a->init);
+	g_free(a->triplet);
+	g_free(a->userland);
+	g_free(a->compat);
+	g_free(a->compat_cc);
+	g_free(a->host_packages);
+	g_free(a->guest_packages);
 	if (a->kf)
 		g_key_file_free(a->kf);
 	g_free(a);

@@ -27,6 +27,12 @@ struct arch_conf {
 	char *image_target;
 	char *fragment;		/* absolute path */
 	char *init;		/* guest init to pack; NULL: guest-tests/init */
+	char *triplet;		/* multiarch directory of the guest's libraries */
+	char *userland;		/* "debian" (busybox, clients) or "none" */
+	char *compat;		/* compat suite name ("i386"), "" if none */
+	char *compat_cc;	/* its compiler, "" if none */
+	char *host_packages;	/* space-separated; tools/setup-host installs them */
+	char *guest_packages;	/* the same, fetched for the guest's root */
 	GKeyFile *kf;		/* kept for the [qemu version...] quirks */
 };
 

@@ -166,6 +166,61 @@ static void test_bad_arch_conf(void **state)
 	g_free(dir);
 }
 
+/* The guest keys: userland's two values, a compat suite named with its compiler. */
+static void test_guest_keys(void **state)
+{
+	static const char *const bad[][2] = {
+		{ "userland=busybox\n", ":9: userland must be 'debian' or 'none'" },
+		{ "compat=i386\n", ":9: [arch]: 'compat' and 'compat_cc' go together" },
+		{ "compat_cc=i686-linux-gnu-gcc\n", ":9: [arch]: 'compat' and 'compat_cc' go" },
+		{ "compat=I386\ncompat_cc=cc\n", ":9: compat suite name 'I386'" },
+	};
+	char *dir = g_dir_make_tmp("kmatrix-arch-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "arch.conf", NULL);
+	char *frag = g_build_filename(dir, "config.fragment", NULL);
+	const char *head = "[arch]\nkernel_arch=x\ncross_compile=\nguest_cc=gcc\n"
+			   "debian_arch=amd64\nimage=i\nimage_target=t\nfragment=config.fragment\n";
+	const char *qemu = "[qemu]\nbinary=q\nmachine=pc\ncpu=max\nmemory=256\nconsole=ttyS0\n";
+	GError *err = NULL;
+	struct arch_conf *a;
+	char *text;
+
+	g_file_set_contents(frag, "CONFIG_PRINTK=y\n", -1, NULL);
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		text = g_strconcat(head, bad[i][0], qemu, NULL);
+		g_file_set_contents(path, text, -1, NULL);
+		assert_null(arch_conf_load(path, "x", &err));
+		if (!strstr(err->message, bad[i][1]))
+			fail_msg("%s: got '%s'", bad[i][1], err->message);
+		g_clear_error(&err);
+		g_free(text);
+	}
+	text = g_strconcat(head, "userland=none\ncompat=o32\ncompat_cc=mipsel-linux-gnu-gcc\n"
+			   "host_packages=a; b ;c\n", qemu, NULL);
+	g_file_set_contents(path, text, -1, NULL);
+	a = arch_conf_load(path, "x", &err);
+	assert_non_null(a);
+	assert_string_equal(a->userland, "none");
+	assert_string_equal(a->compat, "o32");
+	assert_string_equal(a->host_packages, "a b c");
+	assert_string_equal(a->guest_packages, "");
+	arch_conf_free(a);
+	g_free(text);
+	/* no userland key: Debian's */
+	text = g_strconcat(head, qemu, NULL);
+	g_file_set_contents(path, text, -1, NULL);
+	a = arch_conf_load(path, "x", &err);
+	assert_string_equal(a->userland, "debian");
+	arch_conf_free(a);
+	g_free(text);
+	unlink(path);
+	unlink(frag);
+	rmdir(dir);
+	g_free(path);
+	g_free(frag);
+	g_free(dir);
+}
+
 static void test_version_cmp(void **state)
 {
 	assert_true(version_cmp("5.10", "5.9") > 0);
@@ -391,6 +446,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_arch),
 		cmocka_unit_test(test_empty_list),
 		cmocka_unit_test(test_bad_arch_conf),
+		cmocka_unit_test(test_guest_keys),
 		cmocka_unit_test(test_version_cmp),
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_quirk_selection),
