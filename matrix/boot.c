@@ -245,7 +245,7 @@ static void judge(struct boot *b, const struct expectations *exp)
 	usage_self(&before);
 	text = read_text(b->log);
 	if (!boot_classify(text, &b->ch, &c->out))
-		test_judge(text, exp, c->step->id, c->result, &c->out);
+		test_judge(text, c->a, exp, c->step->id, c->result, &c->out);
 	usage_self(&after);
 	result_set_timing(c->result, "test", (g_get_monotonic_time() - t0) / 1e6);
 	result_set_usage(c->result, "test", after.cpu - before.cpu, after.maxrss_kb);

@@ -39,7 +39,8 @@ bool boot_kernel_spoke(const char *text);
 /* Classify a finished boot's console text; false when the tests may be judged. */
 bool boot_classify(const char *text, const struct child *ch, struct outcome *o);
 /* Judge the KTAP in @text for @step into @r (tests, ktap) and @o. */
-void test_judge(const char *text, const struct expectations *exp, const char *step,
-		json_t *r, struct outcome *o);
+void test_judge(const char *text, const struct arch_conf *a,
+		const struct expectations *exp, const char *step, json_t *r,
+		struct outcome *o);
 
 #endif

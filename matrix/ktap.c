@@ -56,6 +56,7 @@ static void case_clear(struct ktap_case *c)
 	g_free(c->name);
 	g_free(c->directive);
 	g_free(c->diag);
+	g_free(c->suite);
 }
 
 static void level_free(struct level *l)

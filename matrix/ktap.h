@@ -21,6 +21,7 @@ struct ktap_case {
 	enum ktap_result result;
 	char *directive;	/* text after '#' on the result line, or NULL */
 	char *diag;		/* the case's '#' diagnostic lines, or NULL */
+	char *suite;		/* compat suite the case ran in; NULL: native */
 };
 
 struct ktap_report {

@@ -399,7 +399,7 @@ static bool rejudge(const struct plan *p, struct cell *c, json_t *old)
 	c->result = json_incref(old);
 	if (judged) {
 		json_object_set_new(c->result, "tests", json_array());
-		test_judge(text, p->exp, c->step->id, c->result, &c->out);
+		test_judge(text, c->a, p->exp, c->step->id, c->result, &c->out);
 	} else {
 		outcome_set(&c->out, verdict, "%s", json_string_value(json_object_get(old, "summary")));
 		for (size_t i = 0; i < json_array_size(json_object_get(old, "evidence")); i++)

@@ -7,6 +7,7 @@
 
 #include "boot.h"
 #include "result.h"
+#include "suites.h"
 
 static const char *const expected_names[] = {
 	[EXPECT_NONE] = "none", [EXPECT_PASS] = "pass",
@@ -65,19 +66,21 @@ static void summarize(const struct judgement *j, const struct ktap_report *r,
 		outcome_add(o, "%s", (char *)j->evidence->pdata[i]);
 }
 
-void test_judge(const char *text, const struct expectations *exp, const char *step,
-		json_t *res, struct outcome *o)
+void test_judge(const char *text, const struct arch_conf *a,
+		const struct expectations *exp, const char *step, json_t *res,
+		struct outcome *o)
 {
 	struct ktap_report r;
 	struct judgement j;
+	json_t *abi;
 
-	memset(&r, 0, sizeof(r));
 	memset(&j, 0, sizeof(j));
-	if (ktap_parse(text, strlen(text), &r) < 0 && !r.found) {
-		outcome_set(o, "test-failed", "the console holds no KTAP report");
-		ktap_report_free(&r);
-		return;
-	}
+	suites_parse(text, a->compat, &r);
+	abi = suites_abi(text, a->name);
+	if (abi)
+		json_object_set_new(res, "abi_runtime", abi);
+	else
+		json_object_del(res, "abi_runtime");
 	if (expect_judge(exp, step, &r, &j) < 0) {
 		outcome_set(o, "test-failed", "cannot judge step %s", step);
 		for (guint i = 0; j.evidence && i < j.evidence->len; i++)
