@@ -7,18 +7,52 @@
 #include "pack.h"
 #include "run.h"
 
+/*
+ * mkinitramfs [--debian-arch A] [--triplet T] [--userland U]
+ *             [--compat NAME=BIN] ARCH OUT TESTBIN [INIT]
+ */
+static char **packer_argv(const char *top, const struct arch_conf *a,
+			  const char *out, const char *bin)
+{
+	GPtrArray *v = g_ptr_array_new();
+	char *dir;
+
+	g_ptr_array_add(v, g_build_filename(top, "guest-tests", "mkinitramfs", NULL));
+	g_ptr_array_add(v, g_strdup("--debian-arch"));
+	g_ptr_array_add(v, g_strdup(a->debian_arch));
+	g_ptr_array_add(v, g_strdup("--userland"));
+	g_ptr_array_add(v, g_strdup(a->userland));
+	if (*a->triplet) {
+		g_ptr_array_add(v, g_strdup("--triplet"));
+		g_ptr_array_add(v, g_strdup(a->triplet));
+	}
+	if (*a->compat) {
+		dir = g_path_get_dirname(bin);
+		g_ptr_array_add(v, g_strdup("--compat"));
+		g_ptr_array_add(v, g_strdup_printf("%s=%s/rlimit-tests-%s", a->compat,
+						   dir, a->compat));
+		g_free(dir);
+	}
+	g_ptr_array_add(v, g_strdup(a->name));
+	g_ptr_array_add(v, g_strdup(out));
+	g_ptr_array_add(v, g_strdup(bin));
+	if (a->init)
+		g_ptr_array_add(v, g_strdup(a->init));
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
 static int run_packer(const char *top, const struct arch_conf *a, const char *out,
 		      const char *bin, const char *log, const char *cache)
 {
-	char *tool = g_build_filename(top, "guest-tests", "mkinitramfs", NULL);
-	char *argv[] = { tool, a->name, (char *)out, (char *)bin, a->init, NULL };
+	char **argv = packer_argv(top, a, out, bin);
 	char **env = g_environ_setenv(g_get_environ(), "KMATRIX_CACHE", cache, TRUE);
 	struct child c = { .argv = argv, .cwd = top, .log = log, .env = env,
 			   .timeout = 300 };
 	int rc = run_command(&c);
 
 	g_strfreev(env);
-	g_free(tool);
+	g_strfreev(argv);
 	return rc;
 }
 
@@ -41,6 +75,28 @@ static int store(const char *dir, const struct arch_conf *a, const char *tmp,
 	return rename(tmp, p->path);
 }
 
+/* The compat suite's binary sits beside the main one. */
+static bool compat_built(const struct arch_conf *a, const struct pack *p,
+			 struct outcome *o)
+{
+	char *dir, *bin;
+	bool ok;
+
+	if (!*a->compat)
+		return true;
+	dir = g_path_get_dirname(p->test_binary);
+	bin = g_strdup_printf("%s/rlimit-tests-%s", dir, a->compat);
+	ok = g_file_test(bin, G_FILE_TEST_IS_REGULAR);
+	if (!ok) {
+		outcome_set(o, "setup-error", "%s is missing: run make", bin);
+		outcome_add(o, "the %s compat test binary %s has not been built (make builds it)",
+			    a->compat, bin);
+	}
+	g_free(dir);
+	g_free(bin);
+	return ok;
+}
+
 int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
 		   struct pack *p, struct outcome *o)
 {
@@ -57,7 +113,9 @@ int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a
 	g_mkdir_with_parents(dir, 0755);
 	unlink(log);
 	p->test_binary_sha = key_file_sha256(p->test_binary);
-	if (!p->test_binary_sha) {
+	if (p->test_binary_sha && !compat_built(a, p, o)) {
+		g_clear_pointer(&p->test_binary_sha, g_free);
+	} else if (!p->test_binary_sha) {
 		outcome_set(o, "setup-error", "%s is missing: run make", p->test_binary);
 		outcome_add(o, "the guest test binary %s has not been built (make builds it)",
 			    p->test_binary);
