@@ -18,6 +18,7 @@
 #include "limits_exec.h"
 #include "priv.h"
 #include "proc_util.h"
+#include "raw_rlimit.h"
 
 static_assert(RLIMIT_NICE == RES_NICE, "RLIMIT_NICE is 13 in the ABI");
 static_assert(RLIMIT_RTPRIO == RES_RTPRIO, "RLIMIT_RTPRIO is 14 in the ABI");
@@ -27,21 +28,22 @@ static_assert(RLIMIT_RTPRIO == RES_RTPRIO, "RLIMIT_RTPRIO is 14 in the ABI");
 
 struct res_arg {
 	int res;
-	rlim_t cur, max;
+	unsigned long cur, max;
 };
 
 static const struct res_arg nice_arg = { RES_NICE, 5, 10 };
 static const struct res_arg rtprio_arg = { RES_RTPRIO, 7, 12 };
 
-static bool limit_is(int res, rlim_t cur, rlim_t max, const char *how)
+static bool limit_is(int res, unsigned long cur, unsigned long max,
+		     const char *how)
 {
-	struct rlimit rl;
+	struct rl64 rl;
 
-	if (!expect_ok(syscall(SYS_prlimit64, 0, res, NULL, &rl),
+	if (!expect_ok(prlimit64_raw(0, res, NULL, &rl),
 		       "%s: prlimit64(0, %d) read", how, res))
 		return false;
-	return expect_eq(rl.rlim_cur, cur, "%s: resource %d soft", how, res) &&
-	       expect_eq(rl.rlim_max, max, "%s: resource %d hard", how, res);
+	return expect_eq(rl.cur, cur, "%s: resource %d soft", how, res) &&
+	       expect_eq(rl.max, max, "%s: resource %d hard", how, res);
 }
 
 /*
@@ -52,7 +54,7 @@ static enum case_status init_defaults(const void *arg __always_unused)
 {
 	static const char *const labels[] = { NICE_LABEL, RTPRIO_LABEL };
 	unsigned long soft, hard;
-	struct rlimit rl;
+	struct rl64 rl;
 	int i;
 
 	for (i = 0; i < 2; i++) {
@@ -64,10 +66,9 @@ static enum case_status init_defaults(const void *arg __always_unused)
 		if (!expect_eq(soft, 0, "/proc/1/limits %s soft", labels[i]) ||
 		    !expect_eq(hard, 0, "/proc/1/limits %s hard", labels[i]))
 			return CASE_FAIL;
-		if (!expect_ok(syscall(SYS_prlimit64, 1, RES_NICE + i, NULL,
-				       &rl),
+		if (!expect_ok(prlimit64_raw(1, RES_NICE + i, NULL, &rl),
 			       "prlimit64(1, %d) read", RES_NICE + i) ||
-		    !expect_eq(rl.rlim_cur + rl.rlim_max, 0,
+		    !expect_eq(rl.cur + rl.max, 0,
 			       "init's resource %d soft+hard", RES_NICE + i))
 			return CASE_FAIL;
 	}
@@ -75,29 +76,31 @@ static enum case_status init_defaults(const void *arg __always_unused)
 }
 
 /*
- * The old setrlimit/getrlimit syscalls with the raw number.  Fails when
+ * The old setrlimit/getrlimit syscalls with the raw number (ugetrlimit
+ * where the ABI's getrlimit is the clamping one or absent).  Fails when
  * the kernel refuses the resource (EINVAL) or does not keep the values.
  */
 static enum case_status raw_setget(const void *arg)
 {
 	const struct res_arg *a = arg;
-	struct rlimit rl = { a->cur, a->max };
+	struct rlul rl = { a->cur, a->max };
 
-	if (syscall(SYS_setrlimit, a->res, &rl)) {
+	if (setrlimit_raw(a->res, &rl)) {
 		if (errno == EPERM && !have_cap(CAP_SYS_RESOURCE))
 			return case_skip(
 				"root here lacks CAP_SYS_RESOURCE, cannot raise resource %d",
 				a->res);
-		expect_ok(-1, "setrlimit(%d, %lu, %lu)", a->res,
-			  (unsigned long)a->cur, (unsigned long)a->max);
+		expect_ok(-1, "setrlimit(%d, %lu, %lu)", a->res, a->cur,
+			  a->max);
 		return CASE_FAIL;
 	}
 	memset(&rl, 0, sizeof(rl));
-	if (!expect_ok(syscall(SYS_getrlimit, a->res, &rl), "getrlimit(%d)",
+	if (!expect_ok(getrlimit_raw(a->res, &rl), NR_GETRLIMIT_NAME "(%d)",
 		       a->res))
 		return CASE_FAIL;
-	if (!expect_eq(rl.rlim_cur, a->cur, "getrlimit(%d) soft", a->res) ||
-	    !expect_eq(rl.rlim_max, a->max, "getrlimit(%d) hard", a->res))
+	if (!expect_eq(rl.cur, a->cur, NR_GETRLIMIT_NAME "(%d) soft",
+		       a->res) ||
+	    !expect_eq(rl.max, a->max, NR_GETRLIMIT_NAME "(%d) hard", a->res))
 		return CASE_FAIL;
 	return CASE_PASS;
 }
@@ -106,14 +109,14 @@ static enum case_status raw_setget(const void *arg)
 static enum case_status raw_prlimit(const void *arg)
 {
 	const struct res_arg *a = arg;
-	struct rlimit rl = { a->cur, a->max }, old;
+	struct rl64 rl = { a->cur, a->max }, old;
 
 	TRY(set_limit(a->res, 1, 2));
-	if (!expect_ok(syscall(SYS_prlimit64, 0, a->res, &rl, &old),
+	if (!expect_ok(prlimit64_raw(0, a->res, &rl, &old),
 		       "prlimit64(0, %d, new, old)", a->res))
 		return CASE_FAIL;
-	if (!expect_eq(old.rlim_cur, 1, "old soft") ||
-	    !expect_eq(old.rlim_max, 2, "old hard"))
+	if (!expect_eq(old.cur, 1, "old soft") ||
+	    !expect_eq(old.max, 2, "old hard"))
 		return CASE_FAIL;
 	return limit_is(a->res, a->cur, a->max, "after prlimit64") ? CASE_PASS :
 								     CASE_FAIL;
@@ -170,7 +173,7 @@ static enum case_status proc_lines(const void *arg __always_unused)
  */
 static enum case_status prlimit_same_user(const void *arg __always_unused)
 {
-	struct rlimit rl = { 4, 6 }, old;
+	struct rl64 rl = { 4, 6 }, old;
 	unsigned long soft, hard;
 	enum case_status st = CASE_FAIL;
 	struct idle t;
@@ -180,11 +183,10 @@ static enum case_status prlimit_same_user(const void *arg __always_unused)
 	if (!expect_ok(spawn_idle(&t, TEST_UID, TEST_GID),
 		       "spawn a same-user process"))
 		return CASE_FAIL;
-	if (expect_ok(syscall(SYS_prlimit64, t.pid, RES_NICE, &rl, &old),
+	if (expect_ok(prlimit64_raw(t.pid, RES_NICE, &rl, &old),
 		      "prlimit64(same-user pid, 13)") &&
-	    expect_eq(old.rlim_cur * 100 + old.rlim_max, 1010,
-		      "old soft*100+hard") &&
-	    expect_ok(syscall(SYS_prlimit64, t.pid, RES_RTPRIO, &rl, NULL),
+	    expect_eq(old.cur * 100 + old.max, 1010, "old soft*100+hard") &&
+	    expect_ok(prlimit64_raw(t.pid, RES_RTPRIO, &rl, NULL),
 		      "prlimit64(same-user pid, 14)") &&
 	    !proc_limit(t.pid, RTPRIO_LABEL, &soft, &hard) &&
 	    expect_eq(soft * 100 + hard, 406, "target's " RTPRIO_LABEL))
@@ -200,17 +202,16 @@ static enum case_status prlimit_same_user(const void *arg __always_unused)
  */
 static enum case_status prlimit_other_user(const void *arg __always_unused)
 {
-	struct rlimit rl = { 0, 0 };
+	struct rl64 rl = { 0, 0 };
 	enum case_status st = CASE_FAIL;
 	struct idle t;
 	int res;
 
 	TRY(other_user_then_drop(&t));
 	for (res = RES_NICE; res <= RES_RTPRIO; res++) {
-		if (!expect_errno(syscall(SYS_prlimit64, t.pid, res, NULL, &rl),
-				  EPERM, "read other user's resource %d",
-				  res) ||
-		    !expect_errno(syscall(SYS_prlimit64, t.pid, res, &rl, NULL),
+		if (!expect_errno(prlimit64_raw(t.pid, res, NULL, &rl), EPERM,
+				  "read other user's resource %d", res) ||
+		    !expect_errno(prlimit64_raw(t.pid, res, &rl, NULL),
 				  EPERM, "set other user's resource %d", res))
 			goto out;
 	}
@@ -223,7 +224,7 @@ out:
 /* Lowering soft and hard, and raising soft up to hard, need no privilege. */
 static enum case_status unpriv_lower(const void *arg __always_unused)
 {
-	struct rlimit lower = { 10, 20 }, soft_up = { 20, 20 };
+	struct rlul lower = { 10, 20 }, soft_up = { 20, 20 };
 	int res;
 
 	TRY(set_both_limits(0, 0));
@@ -231,10 +232,10 @@ static enum case_status unpriv_lower(const void *arg __always_unused)
 	TRY(set_limit(RES_RTPRIO, 20, 30));
 	TRY(drop_to_user());
 	for (res = RES_NICE; res <= RES_RTPRIO; res++) {
-		if (!expect_ok(syscall(SYS_setrlimit, res, &lower),
+		if (!expect_ok(setrlimit_raw(res, &lower),
 			       "lower resource %d to 10/20", res) ||
 		    !limit_is(res, 10, 20, "after lowering") ||
-		    !expect_ok(syscall(SYS_setrlimit, res, &soft_up),
+		    !expect_ok(setrlimit_raw(res, &soft_up),
 			       "raise soft of resource %d to its hard", res) ||
 		    !limit_is(res, 20, 20, "after raising soft"))
 			return CASE_FAIL;
@@ -245,13 +246,13 @@ static enum case_status unpriv_lower(const void *arg __always_unused)
 /* Fails when an unprivileged task can raise a hard limit of 13/14. */
 static enum case_status unpriv_raise_hard(const void *arg __always_unused)
 {
-	struct rlimit up = { 20, 21 };
+	struct rlul up = { 20, 21 };
 	int res;
 
 	TRY(set_both_limits(20, 20));
 	TRY(drop_to_user());
 	for (res = RES_NICE; res <= RES_RTPRIO; res++) {
-		if (!expect_errno(syscall(SYS_setrlimit, res, &up), EPERM,
+		if (!expect_errno(setrlimit_raw(res, &up), EPERM,
 				  "raise hard of resource %d to 21", res) ||
 		    !limit_is(res, 20, 20, "after the refused raise"))
 			return CASE_FAIL;
@@ -261,16 +262,13 @@ static enum case_status unpriv_raise_hard(const void *arg __always_unused)
 
 int print_limits(void)
 {
-	struct rlimit n, r;
+	struct rlul n, r;
 
-	if (syscall(SYS_getrlimit, RES_NICE, &n) ||
-	    syscall(SYS_getrlimit, RES_RTPRIO, &r)) {
-		perror("getrlimit");
+	if (getrlimit_raw(RES_NICE, &n) || getrlimit_raw(RES_RTPRIO, &r)) {
+		perror(NR_GETRLIMIT_NAME);
 		return 1;
 	}
-	printf("nice %lu %lu rtprio %lu %lu\n", (unsigned long)n.rlim_cur,
-	       (unsigned long)n.rlim_max, (unsigned long)r.rlim_cur,
-	       (unsigned long)r.rlim_max);
+	printf("nice %lu %lu rtprio %lu %lu\n", n.cur, n.max, r.cur, r.max);
 	return 0;
 }
 

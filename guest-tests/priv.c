@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "priv.h"
+#include "raw_rlimit.h"
 
 static int caps_get(struct __user_cap_data_struct d[2])
 {
@@ -58,9 +59,9 @@ static const char *res_name(int res)
  */
 enum case_status set_limit(int res, rlim_t cur, rlim_t max)
 {
-	struct rlimit rl = { cur, max };
+	struct rl64 rl = { cur, max };
 
-	if (syscall(SYS_prlimit64, 0, res, &rl, NULL) == 0)
+	if (prlimit64_raw(0, res, &rl, NULL) == 0)
 		return CASE_PASS;
 	if (errno == EPERM && !have_cap(CAP_SYS_RESOURCE))
 		return case_skip(
