@@ -33,7 +33,8 @@ static const struct field version_fields[] = {
 static const struct field arch_fields[] = {
 	AF(kernel_arch), AF(cross_compile), AF(guest_cc), AF(debian_arch),
 	AF(image), AF(image_target), AF(fragment), AF(init), AF(triplet),
-	AF(userland), AF(compat), AF(compat_cc), AF(host_packages),
+	AF(userland), AF(compat), AF(compat_cc), AF(uapi_arch),
+	AF(compat_uapi_arch), AF(host_packages),
 	AF(guest_packages), { NULL }
 };
 

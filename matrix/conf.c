@@ -17,7 +17,8 @@ static const char *const matrix_required[] = { "versions", "arches", "expectatio
 static const char *const version_keys[] = { "package", "tarball", "baseline", "series", NULL };
 static const char *const arch_keys[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", "init", "triplet", "userland",
-	"compat", "compat_cc", "host_packages", "guest_packages", NULL };
+	"compat", "compat_cc", "uapi_arch", "compat_uapi_arch", "host_packages",
+	"guest_packages", NULL };
 static const char *const arch_required[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", NULL };
 static const char *const qemu_keys[] = { "binary", "machine", "cpu", "memory",
@@ -342,6 +343,8 @@ struct arch_conf *arch_conf_load(const char *path, const char *name, GError **er
 	a->userland = get_str(a->kf, "arch", "userland");
 	a->compat = get_str(a->kf, "arch", "compat");
 	a->compat_cc = get_str(a->kf, "arch", "compat_cc");
+	a->uapi_arch = get_str(a->kf, "arch", "uapi_arch");
+	a->compat_uapi_arch = get_str(a->kf, "arch", "compat_uapi_arch");
 	a->host_packages = get_words(a->kf, "arch", "host_packages");
 	a->guest_packages = get_words(a->kf, "arch", "guest_packages");
 	if (!check_guest(a, err)) {
@@ -401,6 +404,37 @@ static char **get_list(struct matrix_conf *m, GKeyFile *kf, const char *key,
 	return l;
 }
 
+static void headers_only_free(struct headers_only *h)
+{
+	g_free(h->arch);
+	g_free(h->reason);
+	g_free(h);
+}
+
+/* [headers-only <arch>] reason=...: shown in the report's ABI section. */
+static gboolean load_headers_only(struct matrix_conf *m, GKeyFile *kf, GError **err)
+{
+	static const char *const keys[] = { "reason", NULL };
+	char **groups = g_key_file_get_groups(kf, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; ok && groups[i]; i++) {
+		struct headers_only *h;
+
+		if (!g_str_has_prefix(groups[i], "headers-only "))
+			continue;
+		ok = check_keys(kf, m->path, groups[i], keys, keys, err);
+		if (!ok)
+			break;
+		h = g_new0(struct headers_only, 1);
+		h->arch = g_strstrip(g_strdup(groups[i] + strlen("headers-only ")));
+		h->reason = get_str(kf, groups[i], "reason");
+		g_ptr_array_add(m->headers_only, h);
+	}
+	g_strfreev(groups);
+	return ok;
+}
+
 static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
 {
 	char **versions = NULL, **arches = NULL, *exp;
@@ -421,6 +455,7 @@ static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
 		ok = load_version(m, kf, versions[i], err);
 	for (int i = 0; ok && arches[i]; i++)
 		ok = load_arch(m, arches[i], err);
+	ok = ok && load_headers_only(m, kf, err);
 	if (ok) {
 		exp = get_str(kf, "matrix", "expectations");
 		m->expectations = project_path(m->top, exp);
@@ -440,6 +475,7 @@ struct matrix_conf *conf_load(const char *top, const char *path, GError **err)
 	m->top = g_strdup(top);
 	m->versions = g_ptr_array_new();
 	m->arches = g_ptr_array_new();
+	m->headers_only = g_ptr_array_new_with_free_func((GDestroyNotify)headers_only_free);
 	kf = load_keyfile(path, err);
 	if (!kf || !load_matrix(m, kf, err)) {
 		if (kf)
@@ -479,6 +515,8 @@ void arch_conf_free(struct arch_conf *a)
 	g_free(a->userland);
 	g_free(a->compat);
 	g_free(a->compat_cc);
+	g_free(a->uapi_arch);
+	g_free(a->compat_uapi_arch);
 	g_free(a->host_packages);
 	g_free(a->guest_packages);
 	if (a->kf)
@@ -506,6 +544,8 @@ void conf_free(struct matrix_conf *m)
 		arch_conf_free(m->arches->pdata[i]);
 	g_ptr_array_free(m->versions, TRUE);
 	g_ptr_array_free(m->arches, TRUE);
+	if (m->headers_only)
+		g_ptr_array_free(m->headers_only, TRUE);
 	g_free(m->path);
 	g_free(m->top);
 	g_free(m->expectations);

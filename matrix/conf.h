@@ -31,6 +31,8 @@ struct arch_conf {
 	char *userland;		/* "debian" (busybox, clients) or "none" */
 	char *compat;		/* compat suite name ("i386"), "" if none */
 	char *compat_cc;	/* its compiler, "" if none */
+	char *uapi_arch;	/* arch/<dir> of the uapi the guest binary uses */
+	char *compat_uapi_arch;	/* the same for the compat binary */
 	char *host_packages;	/* space-separated; tools/setup-host installs them */
 	char *guest_packages;	/* the same, fetched for the guest's root */
 	GKeyFile *kf;		/* kept for the [qemu version...] quirks */
@@ -48,6 +50,12 @@ struct qemu_conf {
 	char *quirks;		/* matching quirk groups, ';'-joined; "" if none */
 };
 
+/* An arch whose headers rlimit-abi checks but that no cell boots. */
+struct headers_only {
+	char *arch;		/* rlimit-abi's arch name ("alpha") */
+	char *reason;		/* why it is not booted */
+};
+
 struct matrix_conf {
 	char *path;
 	char *top;		/* project directory */
@@ -55,6 +63,7 @@ struct matrix_conf {
 	char *arch_configs;	/* directory of <arch>/arch.conf, absolute */
 	GPtrArray *versions;	/* struct version_conf * */
 	GPtrArray *arches;	/* struct arch_conf * */
+	GPtrArray *headers_only;	/* struct headers_only * */
 };
 
 struct matrix_conf *conf_load(const char *top, const char *path, GError **err);

@@ -364,6 +364,9 @@ json_t *merge_run(GPtrArray *srcs)
 	json_object_set_new(run, "cells", cells);
 	if (abi)
 		json_object_set_new(run, "abi", abi);
+	/* the same matrix.conf for every shard: the first one's says it */
+	if (json_object_get(first, "headers_only"))
+		json_object_set(run, "headers_only", json_object_get(first, "headers_only"));
 	return run;
 }
 

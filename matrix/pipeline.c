@@ -234,6 +234,20 @@ static json_t *run_usage(struct plan *p)
 	return json_pack("{s:o, s:o, s:o}", "lay", lay, "apply", apply, "pack", pack);
 }
 
+/* The arches only rlimit-abi sees, for the report's ABI section. */
+static json_t *headers_only_json(const struct matrix_conf *m)
+{
+	json_t *list = json_array();
+
+	for (guint i = 0; i < m->headers_only->len; i++) {
+		const struct headers_only *h = m->headers_only->pdata[i];
+
+		json_array_append_new(list, json_pack("{s:s, s:s}", "arch", h->arch,
+						      "reason", h->reason));
+	}
+	return list;
+}
+
 static json_t *run_json(struct plan *p)
 {
 	json_t *cells = json_array(), *versions = json_array(), *arches = json_array();
@@ -262,6 +276,7 @@ static json_t *run_json(struct plan *p)
 		      "arches", arches, "cells", cells, "usage", run_usage(p),
 		      "sandbox", sandbox_json(&p->sandbox));
 	plan_identity(p, r);
+	json_object_set_new(r, "headers_only", headers_only_json(p->m));
 	json_object_set_new(r, "distcc", p->distcc ? json_string(p->distcc) : json_null());
 	g_free(now);
 	g_free(head);

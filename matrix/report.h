@@ -109,6 +109,8 @@ struct report_table {
 
 /* rlimit-abi's block of run.json as tables (it is rendered generically) */
 GPtrArray *report_abi_tables(json_t *abi);
+/* report-abi.c: the runtime numbering of the booted suites; NULL if none */
+struct report_table *report_abi_runtime(const struct report *r);
 char *report_jtext(json_t *v);
 const char *report_log_kind(const char *verdict);
 

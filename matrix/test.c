@@ -66,6 +66,18 @@ static void summarize(const struct judgement *j, const struct ktap_report *r,
 		outcome_add(o, "%s", (char *)j->evidence->pdata[i]);
 }
 
+/* Which arch/<dir> uapi each suite was built against, for the ABI table. */
+static void label_abi(json_t *abi, const struct arch_conf *a)
+{
+	json_t *native = json_object_get(abi, a->name);
+	json_t *compat = *a->compat ? json_object_get(abi, a->compat) : NULL;
+
+	if (native && *a->uapi_arch)
+		json_object_set_new(native, "header_arch", json_string(a->uapi_arch));
+	if (compat && *a->compat_uapi_arch)
+		json_object_set_new(compat, "header_arch", json_string(a->compat_uapi_arch));
+}
+
 void test_judge(const char *text, const struct arch_conf *a,
 		const struct expectations *exp, const char *step, json_t *res,
 		struct outcome *o)
@@ -77,6 +89,7 @@ void test_judge(const char *text, const struct arch_conf *a,
 	memset(&j, 0, sizeof(j));
 	suites_parse(text, a->compat, &r);
 	abi = suites_abi(text, a->name);
+	label_abi(abi, a);
 	if (abi)
 		json_object_set_new(res, "abi_runtime", abi);
 	else
