@@ -22,14 +22,30 @@ bool kw_valid_name(const char *name)
 	return true;
 }
 
-void kw_begin(struct ktap_writer *w, FILE *out, unsigned int plan)
+/*
+ * The version line alone, so that diagnostics can come between it and the
+ * plan (as KUnit's "# Subtest:" lines do); kw_plan() must follow.
+ */
+void kw_header(struct ktap_writer *w, FILE *out)
 {
 	memset(w, 0, sizeof(*w));
 	w->out = out;
-	w->plan = plan;
 	w->next = 1;
-	fprintf(out, "KTAP version 1\n1..%u\n", plan);
+	fputs("KTAP version 1\n", out);
 	fflush(out);
+}
+
+void kw_plan(struct ktap_writer *w, unsigned int plan)
+{
+	w->plan = plan;
+	fprintf(w->out, "1..%u\n", plan);
+	fflush(w->out);
+}
+
+void kw_begin(struct ktap_writer *w, FILE *out, unsigned int plan)
+{
+	kw_header(w, out);
+	kw_plan(w, plan);
 }
 
 /* Print @text as diagnostic lines, one "# " line per line of text. */

@@ -23,6 +23,8 @@ struct ktap_writer {
 };
 
 bool kw_valid_name(const char *name);
+void kw_header(struct ktap_writer *w, FILE *out);
+void kw_plan(struct ktap_writer *w, unsigned int plan);
 void kw_begin(struct ktap_writer *w, FILE *out, unsigned int plan);
 void kw_diag(struct ktap_writer *w, const char *text);
 int kw_result(struct ktap_writer *w, enum kw_status st, const char *name,

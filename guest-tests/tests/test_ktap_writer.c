@@ -136,6 +136,25 @@ static void test_diag_prefixes_every_line(void **state)
 	assert_string_equal(text(b), "KTAP version 1\n1..0\n# one\n# two\n");
 }
 
+/* Diagnostics between the version line and the plan (the "# abi" lines). */
+static void test_diag_before_plan(void **state)
+{
+	struct buf *b = *state;
+	struct ktap_writer w;
+
+	kw_header(&w, b->f);
+	kw_diag(&w, "abi uapi RLIMIT_NICE=13");
+	kw_plan(&w, 1);
+	kw_result(&w, KW_PASS, "a", NULL);
+	assert_int_equal(kw_end(&w), 0);
+	assert_string_equal(text(b), "KTAP version 1\n"
+				     "# abi uapi RLIMIT_NICE=13\n"
+				     "1..1\n"
+				     "ok 1 a\n"
+				     "# Totals: pass:1 fail:0 xfail:0 xpass:0 "
+				     "skip:0 error:0\n");
+}
+
 static void test_names(void **state)
 {
 	struct buf *b = *state;
@@ -175,6 +194,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_diag_prefixes_every_line,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_diag_before_plan, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_names, setup, teardown),
 	};
 
