@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "abi.h"
 #include "cases.h"
 #include "limits_exec.h"
 #include "runner.h"
@@ -51,5 +52,5 @@ int main(int argc, char **argv)
 	if (uname(&u) == 0)
 		printf("rlimit-tests: %s %s %s\n", u.sysname, u.release,
 		       u.machine);
-	return run_cases(secs, ARRAY_SIZE(secs), argv + 1);
+	return run_cases(secs, ARRAY_SIZE(secs), argv + 1, abi_diag);
 }

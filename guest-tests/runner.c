@@ -140,7 +140,8 @@ static unsigned int count(const struct section *secs, size_t nsecs,
 	return n;
 }
 
-int run_cases(const struct section *secs, size_t nsecs, char *const *globs)
+int run_cases(const struct section *secs, size_t nsecs, char *const *globs,
+	      void (*header)(struct ktap_writer *w))
 {
 	struct ktap_writer w;
 	enum kw_status st;
@@ -155,7 +156,10 @@ int run_cases(const struct section *secs, size_t nsecs, char *const *globs)
 	}
 	/* Orphans of a case (clients, helpers) come back to us to reap. */
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
-	kw_begin(&w, stdout, count(secs, nsecs, globs));
+	kw_header(&w, stdout);
+	if (header)
+		header(&w);
+	kw_plan(&w, count(secs, nsecs, globs));
 	for (s = 0; s < nsecs; s++) {
 		for (i = 0; i < secs[s].n; i++) {
 			const struct tcase *c = &secs[s].cases[i];

@@ -4,11 +4,14 @@
 
 #include <stdio.h>
 #include "cases.h"
+#include "ktap_writer.h"
 
 /* Seconds a case may take before its alarm kills it. */
 #define CASE_TIMEOUT 30
 
 void list_cases(const struct section *secs, size_t nsecs, FILE *out);
-int run_cases(const struct section *secs, size_t nsecs, char *const *globs);
+/* @header, when given, prints diagnostics between version and plan. */
+int run_cases(const struct section *secs, size_t nsecs, char *const *globs,
+	      void (*header)(struct ktap_writer *w));
 
 #endif
