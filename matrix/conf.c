@@ -17,7 +17,7 @@ static const char *const matrix_required[] = { "versions", "arches", "expectatio
 static const char *const version_keys[] = { "package", "tarball", "baseline", "series", NULL };
 static const char *const arch_keys[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", "init", "triplet", "userland",
-	"compat", "compat_cc", "uapi_arch", "compat_uapi_arch", "host_packages",
+	"compat", "compat_cc", "uapi_arch", "compat_uapi_arch", "skip", "host_packages",
 	"guest_packages", NULL };
 static const char *const arch_required[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", NULL };
@@ -345,6 +345,9 @@ struct arch_conf *arch_conf_load(const char *path, const char *name, GError **er
 	a->compat_cc = get_str(a->kf, "arch", "compat_cc");
 	a->uapi_arch = get_str(a->kf, "arch", "uapi_arch");
 	a->compat_uapi_arch = get_str(a->kf, "arch", "compat_uapi_arch");
+	a->skip = g_key_file_get_string_list(a->kf, "arch", "skip", NULL, NULL);
+	for (int i = 0; a->skip && a->skip[i]; i++)
+		g_strstrip(a->skip[i]);
 	a->host_packages = get_words(a->kf, "arch", "host_packages");
 	a->guest_packages = get_words(a->kf, "arch", "guest_packages");
 	if (!check_guest(a, err)) {
@@ -516,6 +519,7 @@ void arch_conf_free(struct arch_conf *a)
 	g_free(a->compat);
 	g_free(a->compat_cc);
 	g_free(a->uapi_arch);
+	g_strfreev(a->skip);
 	g_free(a->compat_uapi_arch);
 	g_free(a->host_packages);
 	g_free(a->guest_packages);

@@ -33,6 +33,7 @@ struct arch_conf {
 	char *compat_cc;	/* its compiler, "" if none */
 	char *uapi_arch;	/* arch/<dir> of the uapi the guest binary uses */
 	char *compat_uapi_arch;	/* the same for the compat binary */
+	char **skip;		/* globs of cases this arch's guest always skips */
 	char *host_packages;	/* space-separated; tools/setup-host installs them */
 	char *guest_packages;	/* the same, fetched for the guest's root */
 	GKeyFile *kf;		/* kept for the [qemu version...] quirks */

@@ -43,6 +43,10 @@ struct judgement {
  */
 int expect_judge(const struct expectations *e, const char *step,
 		 const struct ktap_report *r, struct judgement *out);
+/* The same, with the glob list of cases the arch's guest always skips. */
+int expect_judge_arch(const struct expectations *e, const char *step,
+		      const char *const *arch_skip, const struct ktap_report *r,
+		      struct judgement *out);
 void judgement_free(struct judgement *j);
 
 #endif

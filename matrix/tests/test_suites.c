@@ -135,6 +135,34 @@ static void test_compat_judged(void **state)
 	g_free(path);
 }
 
+/* An arch whose guest has no clients expects their cases to skip. */
+static void test_arch_skip(void **state)
+{
+	const char *exp = "[step rtprio]\npass=*\n";
+	const char *const skip[] = { "client_*", NULL };
+	const char *text = "KTAP version 1\n1..3\nok 1 limits_nice_defined\n"
+			   "ok 2 client_chrt_rlim10_to_10 # SKIP client chrt absent\n"
+			   "ok 3 client_nice_rlim25_to_m5\n";
+	char *path = g_build_filename(g_get_tmp_dir(), "kmatrix-suites-skip", NULL);
+	struct expectations *e;
+	struct ktap_report r;
+	struct judgement j;
+
+	assert_true(g_file_set_contents(path, exp, -1, NULL));
+	e = expect_load(path, NULL);
+	suites_parse(text, NULL, &r);
+	assert_int_equal(expect_judge_arch(e, "rtprio", skip, &r, &j), 0);
+	assert_true(j.cases[0].met);
+	assert_true(j.cases[1].met);
+	/* a client case that ran where none can is a departure */
+	assert_false(j.cases[2].met);
+	judgement_free(&j);
+	ktap_report_free(&r);
+	expect_free(e);
+	unlink(path);
+	g_free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -143,6 +171,7 @@ int main(void)
 		cmocka_unit_test(test_compat_truncated),
 		cmocka_unit_test(test_abi_lines),
 		cmocka_unit_test(test_compat_judged),
+		cmocka_unit_test(test_arch_skip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
