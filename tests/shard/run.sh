@@ -42,9 +42,12 @@ PY
 
 versions=$(runlist "$one/run.json" versions)
 steps=$(runlist "$one/run.json" steps)
+# The arches of that run, not every arch of the matrix (check-e2e runs the
+# later arches in a run of their own, with fewer steps).
+arches=$(runlist "$one/run.json" arches)
 # Every cell must be reusable as it stands (same key, final), or the shards
 # would build kernels: the results must come from this build of the project.
-stale=$("$kmatrix" plan --json --versions "$versions" --steps "$steps" --results "$one" |
+stale=$("$kmatrix" plan --json --versions "$versions" --arches "$arches" --steps "$steps" --results "$one" |
 	python3 -c 'import json, sys
 print(" ".join(c["id"] for c in json.load(sys.stdin)["cells"] if c["reuse"] != "cached"))') ||
 	{ echo "shard: kmatrix plan failed"; exit 2; }
@@ -80,7 +83,7 @@ split_run() { # N
 		d=$work/n$n/shard-$i
 		mkdir -p "$work/n$n"
 		cp -a "$one" "$d"
-		out=$(nice -n 10 "$kmatrix" run --versions "$versions" --steps "$steps" \
+		out=$(nice -n 10 "$kmatrix" run --versions "$versions" --arches "$arches" --steps "$steps" \
 			--shard "$i/$n" --timings "$one" --results "$d" 2>&1)
 		rc=$?
 		[ $rc -eq 0 ] || fail "shard $i/$n exited $rc: $out"
