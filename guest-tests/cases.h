@@ -51,8 +51,8 @@ struct section {
 			return s_;            \
 	} while (0)
 
-extern const struct section limits_section, nice_section, rt_section,
-	policy_section, cap_section, client_section;
+extern const struct section limits_section, sys_section, nice_section,
+	rt_section, policy_section, cap_section, client_section;
 
 const char *step_group_name(enum step_group g);
 
