@@ -1,18 +1,57 @@
 # Build rules for guest-tests/ (included by the top-level Makefile).
 #
-# rlimit-tests: one fully static binary per guest architecture, compiled
-# and linked in one compiler run without debug info, so the same sources
-# give the same bytes (kmatrix keys its cells by the binary's hash).
+# rlimit-tests: one fully static binary per arch of the matrix,
+# $(B)/guest/<arch>/rlimit-tests built by the arch's guest_cc, and for an
+# arch with a compat suite $(B)/guest/<arch>/rlimit-tests-<compat> built
+# by its compat_cc; each compiled and linked in one compiler run without
+# debug info, so the same sources give the same bytes (kmatrix keys its
+# cells by the binary's hash).
 
 GUEST_SRCS := $(sort $(wildcard guest-tests/*.c))
 GUEST_HDRS := $(wildcard guest-tests/*.h)
 GUEST_CFLAGS := -O2 -static $(WARN) -D_GNU_SOURCE
-GUEST_BINS := $(B)/guest/x86_64/rlimit-tests $(B)/guest/arm64/rlimit-tests
+GUEST_ARCHES_MK := $(B)/guest/arches.mk
 
-all: $(GUEST_BINS)
+# The binaries and their compilers, as kmatrix conf reads the arches: a
+# generated makefile.  A key this kmatrix does not print is empty.
+$(GUEST_ARCHES_MK): $(KMATRIX) matrix/matrix.conf $(wildcard arch-configs/*/arch.conf) guest-tests/build.mk
+	@mkdir -p $(dir $@)
+	@set -e; \
+	val() { printf '%s\n' "$$conf" | sed -n "s/^$$1=//p"; }; \
+	rule() { \
+		echo "GUEST_BINS += $$1"; \
+		echo "$$1: GUEST_CC := $$2"; \
+		[ ! -f "$$dep" ] || echo "$$1: $$dep"; \
+	}; \
+	arches=$$($(KMATRIX) conf arches); \
+	for a in $$arches; do \
+		conf=$$($(KMATRIX) conf arch $$a); \
+		bin=$(B)/guest/$$a/rlimit-tests compat=$$(val compat); \
+		dep=arch-configs/$$a/arch.conf; \
+		rule $$bin "$$(val guest_cc)"; \
+		[ -z "$$compat" ] || rule $$bin-$$compat "$$(val compat_cc)"; \
+	done >$@.tmp
+	@mv $@.tmp $@
 
-$(B)/guest/x86_64/rlimit-tests: GUEST_CC := gcc
-$(B)/guest/arm64/rlimit-tests: GUEST_CC := aarch64-linux-gnu-gcc
+# The list is made by kmatrix, which a fresh machine can build only once
+# make setup has run (make matrix, make check): a make that finds no list
+# makes it when a guest binary is wanted, then builds by it in a make that
+# reads it; a single binary waits for them all, so that no two makes build
+# one.  Included while missing (the -include way), the list would be made,
+# and fail, before setup.
+.PHONY: guest-bins
+all: guest-bins
+ifeq ($(MAKECMDGOALS),clean)
+else ifneq ($(wildcard $(GUEST_ARCHES_MK)),)
+include $(GUEST_ARCHES_MK)
+guest-bins: $(GUEST_BINS)
+else
+guest-bins: $(GUEST_ARCHES_MK)
+	+@$(MAKE) --no-print-directory guest-bins
+$(B)/guest/%: guest-bins
+	+@$(MAKE) -s --no-print-directory $@
+endif
+
 $(GUEST_BINS): $(GUEST_SRCS) $(GUEST_HDRS) guest-tests/build.mk
 	@mkdir -p $(dir $@)
 	$(GUEST_CC) $(GUEST_CFLAGS) -o $@ $(GUEST_SRCS)
