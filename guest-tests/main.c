@@ -4,14 +4,17 @@
  * and deny sides, and prints KTAP.  Usage:
  *   rlimit-tests [GLOB...]   run every case (or those matching a glob)
  *   rlimit-tests --list      print "name step-group" for every case
+ * Started as PID 1 it is the guest's init instead (pid1.c).
  */
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "abi.h"
 #include "cases.h"
 #include "limits_exec.h"
+#include "pid1.h"
 #include "runner.h"
 
 static const struct section *const all_sections[] = {
@@ -32,6 +35,9 @@ int main(int argc, char **argv)
 	struct utsname u;
 	size_t i;
 
+	/* The kernel's command line is no argument list for the cases. */
+	if (getpid() == 1)
+		return pid1_main(argv[0]);
 	for (i = 0; i < ARRAY_SIZE(all_sections); i++)
 		secs[i] = *all_sections[i];
 	if (argc > 1 && !strcmp(argv[1], EXEC_MODE_ARG))
