@@ -12,9 +12,9 @@
  * step more than the limit, or refuses with another errno.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -108,10 +108,13 @@ static enum case_status raise_allowed(const void *arg __always_unused)
 
 #define AUTOGROUP "/proc/self/autogroup"
 
-/* Another task's write within 100 ms gives EAGAIN: wait and retry. */
+/*
+ * Another task's write within 100 ms gives EAGAIN: wait and retry.  poll()
+ * is the pause: nanosleep on a 32-bit glibc needs the kernel's 32-bit time
+ * syscalls, which a compat kernel without CONFIG_COMPAT_32BIT_TIME lacks.
+ */
 static int autogroup_write(int nice)
 {
-	struct timespec ts = { 0, 150 * 1000 * 1000 };
 	char buf[16];
 	int i, rc = -1;
 
@@ -120,7 +123,8 @@ static int autogroup_write(int nice)
 		rc = write_file(AUTOGROUP, buf);
 		if (rc == 0 || errno != EAGAIN)
 			break;
-		nanosleep(&ts, NULL);
+		poll(NULL, 0, 150);
+		errno = EAGAIN;
 	}
 	return rc;
 }

@@ -5,6 +5,7 @@
  * left behind (helper processes, clients) is killed with its session.
  */
 #include <fnmatch.h>
+#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -68,7 +69,11 @@ static void child(const struct tcase *c, char *shared)
 	_exit(st);
 }
 
-/* Kill the case's session and collect what the subreaper inherited. */
+/*
+ * Kill the case's session and collect what the subreaper inherited.  The
+ * pause is poll()'s: usleep on a 32-bit glibc needs the 32-bit time
+ * syscalls a compat kernel may lack (CONFIG_COMPAT_32BIT_TIME).
+ */
 static void clean_up(pid_t pid)
 {
 	int i;
@@ -80,7 +85,7 @@ static void clean_up(pid_t pid)
 		if (r < 0)
 			break;
 		if (r == 0)
-			usleep(10000);
+			poll(NULL, 0, 10);
 	}
 }
 
