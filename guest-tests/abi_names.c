@@ -11,24 +11,20 @@
 #include "abi.h"
 
 const char *const abi_names[ABI_NRES] = {
-	"RLIMIT_CPU",	 "RLIMIT_FSIZE",      "RLIMIT_DATA",
-	"RLIMIT_STACK",	 "RLIMIT_CORE",	      "RLIMIT_RSS",
-	"RLIMIT_NPROC",	 "RLIMIT_NOFILE",     "RLIMIT_MEMLOCK",
-	"RLIMIT_AS",	 "RLIMIT_LOCKS",      "RLIMIT_SIGPENDING",
-	"RLIMIT_MSGQUEUE", "RLIMIT_NICE",     "RLIMIT_RTPRIO",
-	"RLIMIT_RTTIME",
+	"RLIMIT_CPU",	   "RLIMIT_FSIZE", "RLIMIT_DATA",   "RLIMIT_STACK",
+	"RLIMIT_CORE",	   "RLIMIT_RSS",   "RLIMIT_NPROC",  "RLIMIT_NOFILE",
+	"RLIMIT_MEMLOCK",  "RLIMIT_AS",	   "RLIMIT_LOCKS",  "RLIMIT_SIGPENDING",
+	"RLIMIT_MSGQUEUE", "RLIMIT_NICE",  "RLIMIT_RTPRIO", "RLIMIT_RTTIME",
 };
 
 /* fs/proc/base.c's lnames[], by resource name rather than number. */
 const char *const abi_proc_names[ABI_NRES] = {
-	"Max cpu time",		 "Max file size",
-	"Max data size",	 "Max stack size",
-	"Max core file size",	 "Max resident set",
-	"Max processes",	 "Max open files",
-	"Max locked memory",	 "Max address space",
-	"Max file locks",	 "Max pending signals",
-	"Max msgqueue size",	 "Max nice priority",
-	"Max realtime priority", "Max realtime timeout",
+	"Max cpu time",		"Max file size",      "Max data size",
+	"Max stack size",	"Max core file size", "Max resident set",
+	"Max processes",	"Max open files",     "Max locked memory",
+	"Max address space",	"Max file locks",     "Max pending signals",
+	"Max msgqueue size",	"Max nice priority",  "Max realtime priority",
+	"Max realtime timeout",
 };
 
 void abi_clear(struct abi_numbering *n)

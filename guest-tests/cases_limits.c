@@ -98,8 +98,7 @@ static enum case_status raw_setget(const void *arg)
 	if (!expect_ok(getrlimit_raw(a->res, &rl), NR_GETRLIMIT_NAME "(%d)",
 		       a->res))
 		return CASE_FAIL;
-	if (!expect_eq(rl.cur, a->cur, NR_GETRLIMIT_NAME "(%d) soft",
-		       a->res) ||
+	if (!expect_eq(rl.cur, a->cur, NR_GETRLIMIT_NAME "(%d) soft", a->res) ||
 	    !expect_eq(rl.max, a->max, NR_GETRLIMIT_NAME "(%d) hard", a->res))
 		return CASE_FAIL;
 	return CASE_PASS;
@@ -211,8 +210,8 @@ static enum case_status prlimit_other_user(const void *arg __always_unused)
 	for (res = RES_NICE; res <= RES_RTPRIO; res++) {
 		if (!expect_errno(prlimit64_raw(t.pid, res, NULL, &rl), EPERM,
 				  "read other user's resource %d", res) ||
-		    !expect_errno(prlimit64_raw(t.pid, res, &rl, NULL),
-				  EPERM, "set other user's resource %d", res))
+		    !expect_errno(prlimit64_raw(t.pid, res, &rl, NULL), EPERM,
+				  "set other user's resource %d", res))
 			goto out;
 	}
 	st = CASE_PASS;

@@ -72,8 +72,8 @@ static const struct entry old_getrlimit_e = { "old_getrlimit", E_GET,
 					      SYS_getrlimit, INF_OLD };
 #endif
 #ifdef SYS_ugetrlimit
-static const struct entry ugetrlimit_e = { "ugetrlimit", E_GET,
-					   SYS_ugetrlimit, INF_UAPI };
+static const struct entry ugetrlimit_e = { "ugetrlimit", E_GET, SYS_ugetrlimit,
+					   INF_UAPI };
 #endif
 static const struct entry setrlimit_e = { "setrlimit", E_SET, SYS_setrlimit,
 					  INF_UAPI };
@@ -261,6 +261,7 @@ static enum case_status sys_nlimits(const void *arg)
 	  &(const struct sys_arg){ &e##_e, RES_NICE } }
 /* clang-format on */
 
+/* clang-format off */
 static const struct tcase sys_cases[] = {
 #if defined(SYS_getrlimit) && !defined(__i386__)
 	ENTRY_CASES(getrlimit),
@@ -274,5 +275,6 @@ static const struct tcase sys_cases[] = {
 	ENTRY_CASES(setrlimit),
 	ENTRY_CASES(prlimit64),
 };
+/* clang-format on */
 
 const struct section sys_section = SECTION(sys_cases);

@@ -18,8 +18,8 @@
 #include "runner.h"
 
 static const struct section *const all_sections[] = {
-	&limits_section, &sys_section,	 &nice_section,	 &rt_section,
-	&policy_section, &cap_section,	 &client_section,
+	&limits_section, &sys_section, &nice_section,	&rt_section,
+	&policy_section, &cap_section, &client_section,
 };
 
 static void usage(FILE *out)

@@ -96,8 +96,7 @@ static int run(const char *path, const char *arg0)
 	} while (w != pid && (w >= 0 || errno == EINTR));
 	if (w != pid)
 		return 127;
-	return WIFEXITED(status) ? WEXITSTATUS(status) :
-				   128 + WTERMSIG(status);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 static int is_suite(const struct dirent *d)

@@ -16,15 +16,31 @@
 
 #include "abi.h"
 
-#define UAPI_LINE                                                          \
+#define UAPI_LINE                                                            \
 	"abi uapi RLIMIT_CPU=0 RLIMIT_FSIZE=1 RLIMIT_DATA=2 RLIMIT_STACK=3 " \
 	"RLIMIT_CORE=4 RLIMIT_RSS=5 RLIMIT_NPROC=6 RLIMIT_NOFILE=7 "         \
 	"RLIMIT_MEMLOCK=8 RLIMIT_AS=9 RLIMIT_LOCKS=10 RLIMIT_SIGPENDING=11 " \
-	"RLIMIT_MSGQUEUE=12 RLIMIT_NICE=13 RLIMIT_RTPRIO=14 "                 \
+	"RLIMIT_MSGQUEUE=12 RLIMIT_NICE=13 RLIMIT_RTPRIO=14 "                \
 	"RLIMIT_RTTIME=15 RLIM_NLIMITS=16 RLIM_INFINITY=0xffffffffffffffff"
 
-enum { CPU, FSIZE, DATA, STACK, CORE, RSS, NPROC, NOFILE, MEMLOCK, AS,
-       LOCKS, SIGPENDING, MSGQUEUE, NICE, RTPRIO, RTTIME };
+enum {
+	CPU,
+	FSIZE,
+	DATA,
+	STACK,
+	CORE,
+	RSS,
+	NPROC,
+	NOFILE,
+	MEMLOCK,
+	AS,
+	LOCKS,
+	SIGPENDING,
+	MSGQUEUE,
+	NICE,
+	RTPRIO,
+	RTTIME
+};
 
 static const char *fixture_dir = "guest-tests/tests";
 
@@ -47,8 +63,7 @@ static char *fixture(const char *name)
 }
 
 /* A kernel that knows resources 0..n-1 except @hole1 and @hole2. */
-static void known_upto(bool known[ABI_PROBE_MAX], int n, int hole1,
-		       int hole2)
+static void known_upto(bool known[ABI_PROBE_MAX], int n, int hole1, int hole2)
 {
 	int i;
 
