@@ -5,7 +5,7 @@
  * guest-tests/init does: mount the pseudo filesystems, quiet the console,
  * run the native suite and then every /rlimit-tests-<name> compat suite
  * (each announced by "KMATRIX-SUITE <name>"), report the first non-zero
- * exit status and reboot, which ends a QEMU run with -no-reboot.
+ * exit status and power off (or reboot), which ends the QEMU run.
  *
  * The suites run as ordinary child processes (the native one by
  * re-executing this binary), never in PID 1 itself: a case that crashes
@@ -152,6 +152,13 @@ int pid1_main(const char *argv0)
 	rc = compat_suites(rc);
 	say("KMATRIX-DONE rc=%d\n", rc);
 	sync();
+	/*
+	 * sun4u's firmware powers QEMU off but cannot reboot (the kernel
+	 * panics "Reboot failed" in a loop).  Where power-off only halts (no
+	 * ACPI), kmatrix stops QEMU 10 s after KMATRIX-DONE; where it fails,
+	 * reboot, which -no-reboot turns into QEMU's exit.
+	 */
+	reboot(RB_POWER_OFF);
 	reboot(RB_AUTOBOOT);
 	/*
 	 * Still here: init returning makes the kernel panic, which panic=-1
