@@ -61,6 +61,7 @@ $(GUEST_BINS): $(GUEST_SRCS) $(GUEST_HDRS) guest-tests/build.mk
 GUEST_TEST_DIR := $(B)/tests/guest
 GUEST_UNIT := $(GUEST_TEST_DIR)/test_ktap_writer
 GUEST_EXPECT_CHECK := $(GUEST_TEST_DIR)/check_expectations
+GUEST_ABI_TEST := $(GUEST_TEST_DIR)/test_abi
 
 $(GUEST_UNIT): guest-tests/tests/test_ktap_writer.c guest-tests/ktap_writer.c guest-tests/ktap_writer.h
 	@mkdir -p $(dir $@)
@@ -70,9 +71,15 @@ $(GUEST_EXPECT_CHECK): guest-tests/tests/check_expectations.c $(B)/matrix/expect
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -o $@ $^ $(PKG_LIBS)
 
+# The "# abi" lines: formatting, and /proc/self/limits read as numbers.
+$(GUEST_ABI_TEST): guest-tests/tests/test_abi.c guest-tests/abi_names.c guest-tests/abi.h
+	@mkdir -p $(dir $@)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) -D_GNU_SOURCE -Iguest-tests -o $@ $(filter %.c,$^) -lcmocka
+
 .PHONY: check-guest-unit
 check-unit: check-guest-unit
-check-guest-unit: $(GUEST_UNIT) $(GUEST_EXPECT_CHECK) $(B)/guest/x86_64/rlimit-tests
+check-guest-unit: $(GUEST_UNIT) $(GUEST_EXPECT_CHECK) $(GUEST_ABI_TEST) $(B)/guest/x86_64/rlimit-tests
 	@echo "== $(GUEST_UNIT)"; $(GUEST_UNIT)
+	@echo "== $(GUEST_ABI_TEST)"; $(GUEST_ABI_TEST) guest-tests/tests
 	@echo "== $(GUEST_EXPECT_CHECK)"
 	$(B)/guest/x86_64/rlimit-tests --list | $(GUEST_EXPECT_CHECK) series/expectations
