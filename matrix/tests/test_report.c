@@ -265,9 +265,71 @@ static void test_usage_errors(void **state)
 	assert_null(text);
 }
 
+/* JSON file @path with @key set to @v (taken). */
+static void json_file_set(const char *path, const char *key, json_t *v)
+{
+	json_t *j = json_load_file(path, 0, NULL);
+
+	assert_non_null(j);
+	json_object_set_new(j, key, v);
+	assert_int_equal(json_dump_file(j, path, JSON_INDENT(1)), 0);
+	json_decref(j);
+}
+
+/*
+ * The ABI table: a booted suite's runtime numbers beside rlimit-abi's
+ * header row for the same tree, a disagreement spelled out, and a
+ * headers-only arch with its reason.
+ */
+static void test_abi_runtime_table(void **state)
+{
+	char *res = g_build_filename(tmpdir, "abi-results", NULL);
+	char *cmd = g_strdup_printf("cp -r %s %s", FIX "results", res);
+	char *cell = g_build_filename(res, "7.2", "x86_64", "rtprio.json", NULL);
+	char *run = g_build_filename(res, "run.json", NULL);
+	char *text;
+
+	assert_int_equal(system(cmd), 0);
+	json_file_set(cell, "abi_runtime", json_pack(
+		"{s:{s:s, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i}},"
+		" s:{s:s, s:{s:i, s:i}, s:{s:i, s:i}, s:{s:i, s:i}}}",
+		"x86_64", "header_arch", "x86",
+		"uapi", "RLIMIT_NICE", 13, "RLIMIT_NOFILE", 7, "RLIM_NLIMITS", 16,
+		"libc", "RLIMIT_NICE", 13, "RLIMIT_NOFILE", 7, "RLIM_NLIMITS", 16,
+		"kernel", "RLIMIT_NICE", 13, "RLIMIT_NOFILE", 7, "RLIM_NLIMITS", 16,
+		"i386", "header_arch", "x86",
+		"uapi", "RLIMIT_NICE", 13, "RLIMIT_NOFILE", 7,
+		"libc", "RLIMIT_NICE", 13, "RLIMIT_NOFILE", 7,
+		"kernel", "RLIMIT_NICE", 15, "RLIMIT_NOFILE", 7));
+	json_file_set(run, "abi", json_pack(
+		"{s:s, s:b, s:[{s:s, s:s, s:s, s:s, s:s}, {s:s, s:s, s:s, s:s}]}",
+		"schema", "rlimit-abi/1", "ok", 1, "matrix",
+		"trees", "all", "arch", "x86", "NICE", "13", "NOFILE", "7", "NLIMITS", "16",
+		"trees", "7.2@stock", "arch", "alpha", "NOFILE", "6*", "NICE", "13"));
+	json_file_set(run, "headers_only", json_pack("[{s:s, s:s}]", "arch", "alpha",
+						     "reason", "no C library for alpha"));
+	assert_int_equal(run_report("abi.md", &text, "--format", "md", "--results", res,
+				    "--cache", FIX "cache", NULL), 0);
+	assert_non_null(strstr(text, "| 7.2 | x86_64 | x86_64 | rtprio | x86 | - | - | 7 | - | - "
+				     "| 13 | - | - | 16 | header = uapi = libc = kernel |"));
+	assert_non_null(strstr(text, "| 7.2 | x86_64 | i386 | rtprio | x86 |"));
+	assert_non_null(strstr(text, "13/13/13/15!"));
+	assert_non_null(strstr(text, "NICE: header 13, uapi 13, libc 13, kernel 15"));
+	assert_non_null(strstr(text, "| 7.2 | alpha | - | stock | alpha | - | - | 6 |"));
+	assert_non_null(strstr(text, "not booted: no C library for alpha"));
+	/* 6.1 was not booted with an ABI report: no row */
+	assert_null(strstr(text, "| 6.1 | x86_64 | x86_64 |"));
+	g_free(text);
+	g_free(cell);
+	g_free(run);
+	g_free(cmd);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_abi_runtime_table),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
