@@ -185,12 +185,18 @@ struct report_table *report_abi_runtime(const struct report *r)
 		for (guint a = 0; a < run->arches->len; a++) {
 			const struct rcell *c = last_judged(run, v, a);
 			const char *k;
-			json_t *s;
+			json_t *all, *s;
 
 			if (!c)
 				continue;
-			json_object_foreach(json_object_get(c->res, "abi_runtime"), k, s)
-				suite_row(t, abi, c, k, s);
+			all = json_object_get(c->res, "abi_runtime");
+
+			/* the native suite first, then the compat ones */
+			if ((s = json_object_get(all, c->arch)))
+				suite_row(t, abi, c, c->arch, s);
+			json_object_foreach(all, k, s)
+				if (strcmp(k, c->arch))
+					suite_row(t, abi, c, k, s);
 		}
 	headers_only_rows(t, abi, run);
 	if (!t->rows->len) {
