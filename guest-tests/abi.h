@@ -23,6 +23,18 @@
 /* RLIMIT_CPU .. RLIMIT_RTTIME: the names printed, in this order. */
 #define ABI_NRES 16
 
+/*
+ * The resources in that order, by name: abi_uapi.c and abi_libc.c expand
+ * it under two headers that cannot meet in one file (the kernel's
+ * <linux/resource.h> and glibc's <sys/resource.h>).
+ */
+#define ABI_RLIMIT_INDEX {						\
+	RLIMIT_CPU,	 RLIMIT_FSIZE, RLIMIT_DATA,   RLIMIT_STACK,	\
+	RLIMIT_CORE,	 RLIMIT_RSS,   RLIMIT_NPROC,  RLIMIT_NOFILE,	\
+	RLIMIT_MEMLOCK,	 RLIMIT_AS,    RLIMIT_LOCKS,  RLIMIT_SIGPENDING,	\
+	RLIMIT_MSGQUEUE, RLIMIT_NICE,  RLIMIT_RTPRIO, RLIMIT_RTTIME,	\
+}
+
 /* Resource numbers the kernel is probed for, well past any RLIM_NLIMITS. */
 #define ABI_PROBE_MAX 64
 

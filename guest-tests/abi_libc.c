@@ -10,12 +10,7 @@
 
 void abi_libc(struct abi_numbering *n)
 {
-	static const int idx[ABI_NRES] = {
-		RLIMIT_CPU,	 RLIMIT_FSIZE, RLIMIT_DATA,   RLIMIT_STACK,
-		RLIMIT_CORE,	 RLIMIT_RSS,   RLIMIT_NPROC,  RLIMIT_NOFILE,
-		RLIMIT_MEMLOCK,	 RLIMIT_AS,    RLIMIT_LOCKS,  RLIMIT_SIGPENDING,
-		RLIMIT_MSGQUEUE, RLIMIT_NICE,  RLIMIT_RTPRIO, RLIMIT_RTTIME,
-	};
+	static const int idx[ABI_NRES] = ABI_RLIMIT_INDEX;
 	int i;
 
 	for (i = 0; i < ABI_NRES; i++)
