@@ -12,10 +12,9 @@
  *             [--compat NAME=BIN] ARCH OUT TESTBIN [INIT]
  */
 static char **packer_argv(const char *top, const struct arch_conf *a,
-			  const char *out, const char *bin)
+			  const struct pack *p, const char *out)
 {
 	GPtrArray *v = g_ptr_array_new();
-	char *dir;
 
 	g_ptr_array_add(v, g_build_filename(top, "guest-tests", "mkinitramfs", NULL));
 	g_ptr_array_add(v, g_strdup("--debian-arch"));
@@ -26,26 +25,23 @@ static char **packer_argv(const char *top, const struct arch_conf *a,
 		g_ptr_array_add(v, g_strdup("--triplet"));
 		g_ptr_array_add(v, g_strdup(a->triplet));
 	}
-	if (*a->compat) {
-		dir = g_path_get_dirname(bin);
+	if (p->compat_binary) {
 		g_ptr_array_add(v, g_strdup("--compat"));
-		g_ptr_array_add(v, g_strdup_printf("%s=%s/rlimit-tests-%s", a->compat,
-						   dir, a->compat));
-		g_free(dir);
+		g_ptr_array_add(v, g_strdup_printf("%s=%s", a->compat, p->compat_binary));
 	}
 	g_ptr_array_add(v, g_strdup(a->name));
 	g_ptr_array_add(v, g_strdup(out));
-	g_ptr_array_add(v, g_strdup(bin));
+	g_ptr_array_add(v, g_strdup(p->test_binary));
 	if (a->init)
 		g_ptr_array_add(v, g_strdup(a->init));
 	g_ptr_array_add(v, NULL);
 	return (char **)g_ptr_array_free(v, FALSE);
 }
 
-static int run_packer(const char *top, const struct arch_conf *a, const char *out,
-		      const char *bin, const char *log, const char *cache)
+static int run_packer(const char *top, const struct arch_conf *a, const struct pack *p,
+		      const char *out, const char *log, const char *cache)
 {
-	char **argv = packer_argv(top, a, out, bin);
+	char **argv = packer_argv(top, a, p, out);
 	char **env = g_environ_setenv(g_get_environ(), "KMATRIX_CACHE", cache, TRUE);
 	struct child c = { .argv = argv, .cwd = top, .log = log, .env = env,
 			   .timeout = 300 };
@@ -76,25 +72,22 @@ static int store(const char *dir, const struct arch_conf *a, const char *tmp,
 }
 
 /* The compat suite's binary sits beside the main one. */
-static bool compat_built(const struct arch_conf *a, const struct pack *p,
+static bool compat_built(const struct arch_conf *a, struct pack *p,
 			 struct outcome *o)
 {
-	char *dir, *bin;
-	bool ok;
+	char *dir;
 
 	if (!*a->compat)
 		return true;
 	dir = g_path_get_dirname(p->test_binary);
-	bin = g_strdup_printf("%s/rlimit-tests-%s", dir, a->compat);
-	ok = g_file_test(bin, G_FILE_TEST_IS_REGULAR);
-	if (!ok) {
-		outcome_set(o, "setup-error", "%s is missing: run make", bin);
-		outcome_add(o, "the %s compat test binary %s has not been built (make builds it)",
-			    a->compat, bin);
-	}
+	p->compat_binary = g_strdup_printf("%s/rlimit-tests-%s", dir, a->compat);
 	g_free(dir);
-	g_free(bin);
-	return ok;
+	if (g_file_test(p->compat_binary, G_FILE_TEST_IS_REGULAR))
+		return true;
+	outcome_set(o, "setup-error", "%s is missing: run make", p->compat_binary);
+	outcome_add(o, "the %s compat test binary %s has not been built (make builds it)",
+		    a->compat, p->compat_binary);
+	return false;
 }
 
 int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
@@ -119,7 +112,7 @@ int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a
 		outcome_set(o, "setup-error", "%s is missing: run make", p->test_binary);
 		outcome_add(o, "the guest test binary %s has not been built (make builds it)",
 			    p->test_binary);
-	} else if (run_packer(top, a, tmp, p->test_binary, log, cache) != 0) {
+	} else if (run_packer(top, a, p, tmp, log, cache) != 0) {
 		outcome_set(o, "infra-error", "guest-tests/mkinitramfs %s failed", a->name);
 		outcome_add_log(o, log, 15, true);
 	} else if (store(dir, a, tmp, p) < 0) {
@@ -140,6 +133,7 @@ void pack_clear(struct pack *p)
 {
 	g_free(p->test_binary);
 	g_free(p->test_binary_sha);
+	g_free(p->compat_binary);
 	g_free(p->path);
 	g_free(p->sha);
 	memset(p, 0, sizeof(*p));

@@ -11,6 +11,7 @@
 struct pack {
 	char *test_binary;	/* build/guest/<arch>/rlimit-tests */
 	char *test_binary_sha;
+	char *compat_binary;	/* build/guest/<arch>/rlimit-tests-<compat>, or NULL */
 	char *path;		/* <cache>/initramfs/<arch>-<hash>.cpio.gz */
 	char *sha;
 	double seconds;
