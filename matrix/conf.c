@@ -438,6 +438,97 @@ static gboolean load_headers_only(struct matrix_conf *m, GKeyFile *kf, GError **
 	return ok;
 }
 
+static void exclusion_free(struct exclusion *x)
+{
+	g_free(x->version);
+	g_free(x->arch);
+	g_free(x->reason);
+	g_free(x->evidence);
+	g_free(x->stock_tree);
+	g_free(x);
+}
+
+static gboolean exclusion_check(struct matrix_conf *m, const char *group,
+				struct exclusion *x, GError **err)
+{
+	if (!x->version || !x->arch)
+		return conf_fail(err, m->path, group, NULL,
+				 "[%s]: expected [exclude <version> <arch>]", group);
+	if (!conf_version(m, x->version))
+		return conf_fail(err, m->path, group, NULL,
+				 "[%s]: version %s is not in [matrix] versions", group, x->version);
+	if (!conf_arch(m, x->arch))
+		return conf_fail(err, m->path, group, NULL,
+				 "[%s]: arch %s is not in [matrix] arches", group, x->arch);
+	if (conf_excluded(m, x->version, x->arch))
+		return conf_fail(err, m->path, group, NULL, "[%s]: %s x %s is excluded twice",
+				 group, x->version, x->arch);
+	if (!g_file_test(x->evidence, G_FILE_TEST_IS_REGULAR))
+		return conf_fail(err, m->path, group, "evidence",
+				 "[%s]: evidence %s does not exist", group, x->evidence);
+	return TRUE;
+}
+
+/* [exclude <version> <arch>] reason=, evidence=, optional stock_tree=. */
+static gboolean load_exclusions(struct matrix_conf *m, GKeyFile *kf, GError **err)
+{
+	static const char *const keys[] = { "reason", "evidence", "stock_tree", NULL };
+	static const char *const required[] = { "reason", "evidence", NULL };
+	char **groups = g_key_file_get_groups(kf, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; ok && groups[i]; i++) {
+		struct exclusion *x;
+		char **words, *ev;
+
+		if (!g_str_has_prefix(groups[i], "exclude "))
+			continue;
+		ok = check_keys(kf, m->path, groups[i], keys, required, err);
+		if (!ok)
+			break;
+		words = g_strsplit_set(groups[i] + strlen("exclude "), " \t", -1);
+		x = g_new0(struct exclusion, 1);
+		for (int w = 0, n = 0; words[w]; w++) {
+			if (!words[w][0])
+				continue;
+			if (n == 0)
+				x->version = g_strdup(words[w]);
+			else if (n == 1)
+				x->arch = g_strdup(words[w]);
+			else
+				g_clear_pointer(&x->version, g_free);
+			n++;
+		}
+		g_strfreev(words);
+		x->reason = get_str(kf, groups[i], "reason");
+		ev = get_str(kf, groups[i], "evidence");
+		x->evidence = project_path(m->top, ev);
+		g_free(ev);
+		if (g_key_file_has_key(kf, groups[i], "stock_tree", NULL))
+			x->stock_tree = get_str(kf, groups[i], "stock_tree");
+		x->line = conf_line(m->path, groups[i], NULL);
+		ok = exclusion_check(m, groups[i], x, err);
+		if (ok)
+			g_ptr_array_add(m->exclusions, x);
+		else
+			exclusion_free(x);
+	}
+	g_strfreev(groups);
+	return ok;
+}
+
+const struct exclusion *conf_excluded(const struct matrix_conf *m, const char *v,
+				      const char *a)
+{
+	for (guint i = 0; m->exclusions && i < m->exclusions->len; i++) {
+		const struct exclusion *x = m->exclusions->pdata[i];
+
+		if (!strcmp(x->version, v) && !strcmp(x->arch, a))
+			return x;
+	}
+	return NULL;
+}
+
 static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
 {
 	char **versions = NULL, **arches = NULL, *exp;
@@ -459,6 +550,7 @@ static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
 	for (int i = 0; ok && arches[i]; i++)
 		ok = load_arch(m, arches[i], err);
 	ok = ok && load_headers_only(m, kf, err);
+	ok = ok && load_exclusions(m, kf, err);
 	if (ok) {
 		exp = get_str(kf, "matrix", "expectations");
 		m->expectations = project_path(m->top, exp);
@@ -479,6 +571,7 @@ struct matrix_conf *conf_load(const char *top, const char *path, GError **err)
 	m->versions = g_ptr_array_new();
 	m->arches = g_ptr_array_new();
 	m->headers_only = g_ptr_array_new_with_free_func((GDestroyNotify)headers_only_free);
+	m->exclusions = g_ptr_array_new_with_free_func((GDestroyNotify)exclusion_free);
 	kf = load_keyfile(path, err);
 	if (!kf || !load_matrix(m, kf, err)) {
 		if (kf)
@@ -550,6 +643,8 @@ void conf_free(struct matrix_conf *m)
 	g_ptr_array_free(m->arches, TRUE);
 	if (m->headers_only)
 		g_ptr_array_free(m->headers_only, TRUE);
+	if (m->exclusions)
+		g_ptr_array_free(m->exclusions, TRUE);
 	g_free(m->path);
 	g_free(m->top);
 	g_free(m->expectations);

@@ -57,6 +57,19 @@ struct headers_only {
 	char *reason;		/* why it is not booted */
 };
 
+/*
+ * A version x arch that cannot be run, with why and the log that shows it.
+ * It holds for the stock tree it was recorded on (stock_tree, when given):
+ * a new tree runs the cells again rather than hiding a fix.
+ */
+struct exclusion {
+	char *version, *arch;
+	char *reason;
+	char *evidence;		/* absolute path of the log excerpt */
+	char *stock_tree;	/* git tree id of step/stock, or NULL */
+	int line;		/* of its group in matrix.conf */
+};
+
 struct matrix_conf {
 	char *path;
 	char *top;		/* project directory */
@@ -65,6 +78,7 @@ struct matrix_conf {
 	GPtrArray *versions;	/* struct version_conf * */
 	GPtrArray *arches;	/* struct arch_conf * */
 	GPtrArray *headers_only;	/* struct headers_only * */
+	GPtrArray *exclusions;	/* struct exclusion * */
 };
 
 struct matrix_conf *conf_load(const char *top, const char *path, GError **err);
@@ -77,6 +91,9 @@ void arch_conf_free(struct arch_conf *a);
 
 struct version_conf *conf_version(const struct matrix_conf *m, const char *v);
 struct arch_conf *conf_arch(const struct matrix_conf *m, const char *a);
+/* The exclusion of @v x @a, or NULL. */
+const struct exclusion *conf_excluded(const struct matrix_conf *m, const char *v,
+				      const char *a);
 
 int conf_qemu(const struct arch_conf *a, const char *version,
 	      struct qemu_conf *out, GError **err);

@@ -349,6 +349,21 @@ static json_t *merged_from(GPtrArray *srcs)
 	return from;
 }
 
+/* Each chain is in one shard: so is its exclusion. */
+static json_t *merged_excluded(GPtrArray *srcs)
+{
+	json_t *all = json_array();
+
+	for (guint i = 0; i < srcs->len; i++) {
+		const struct merge_src *s = srcs->pdata[i];
+		json_t *x = json_object_get(s->run, "excluded");
+
+		if (json_is_array(x))
+			json_array_extend(all, x);
+	}
+	return all;
+}
+
 json_t *merge_run(GPtrArray *srcs)
 {
 	json_t *first = ((struct merge_src *)srcs->pdata[0])->run;
@@ -367,6 +382,7 @@ json_t *merge_run(GPtrArray *srcs)
 	/* the same matrix.conf for every shard: the first one's says it */
 	if (json_object_get(first, "headers_only"))
 		json_object_set(run, "headers_only", json_object_get(first, "headers_only"));
+	json_object_set_new(run, "excluded", merged_excluded(srcs));
 	return run;
 }
 

@@ -277,6 +277,7 @@ static json_t *run_json(struct plan *p)
 		      "sandbox", sandbox_json(&p->sandbox));
 	plan_identity(p, r);
 	json_object_set_new(r, "headers_only", headers_only_json(p->m));
+	json_object_set(r, "excluded", p->excluded);
 	json_object_set_new(r, "distcc", p->distcc ? json_string(p->distcc) : json_null());
 	g_free(now);
 	g_free(head);

@@ -111,6 +111,7 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->sandbox.network = p->distcc != NULL;
 	p->vruns = g_ptr_array_new();
 	p->cells = g_ptr_array_new();
+	p->excluded = json_array();
 	p->packs = g_hash_table_new(g_str_hash, g_str_equal);
 	p->pack_fail = g_hash_table_new(g_str_hash, g_str_equal);
 	p->toolchains = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
@@ -310,22 +311,70 @@ static bool version_in_shard(const struct plan *p, const char *version)
 	return false;
 }
 
+/* The evidence file's lines, for run.json (the report shows them). */
+static json_t *evidence_lines(const char *path)
+{
+	json_t *lines = json_array();
+	char *text = NULL, **l;
+
+	if (!g_file_get_contents(path, &text, NULL, NULL))
+		return lines;
+	l = g_strsplit(text, "\n", -1);
+	for (int i = 0; l[i]; i++)
+		if (l[i][0] || l[i + 1])
+			json_array_append_new(lines, json_string(l[i]));
+	g_strfreev(l);
+	g_free(text);
+	return lines;
+}
+
+/*
+ * Is @a excluded for @vr?  Only on the stock tree the exclusion was
+ * recorded for: on another one the cells run and we say why.
+ */
+static bool excluded(struct plan *p, struct version_run *vr, const struct arch_conf *a)
+{
+	const struct exclusion *x = conf_excluded(p->m, vr->v->name, a->name);
+	const struct step *stock = vr->steps->len ? vr->steps->pdata[0] : NULL;
+	const char *tree = stock && stock->tree ? stock->tree : "";
+
+	if (!x)
+		return false;
+	if (x->stock_tree && !vr->setup_error && strcmp(x->stock_tree, tree)) {
+		g_printerr("kmatrix: %s:%d: [exclude %s %s] was recorded for stock tree %.12s, "
+			   "this one is %.12s: running its cells\n", p->m->path, x->line,
+			   x->version, x->arch, x->stock_tree, tree);
+		return false;
+	}
+	json_array_append_new(p->excluded, json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?}",
+		"version", x->version, "arch", x->arch, "reason", x->reason,
+		"evidence_file", x->evidence, "evidence", evidence_lines(x->evidence),
+		"stock_tree", x->stock_tree));
+	g_printerr("kmatrix: %s x %s excluded: %s\n", x->version, x->arch, x->reason);
+	return true;
+}
+
 static void plan_version(struct plan *p, struct version_run *vr)
 {
+	GPtrArray *arches = g_ptr_array_new();
+
 	prepare_version(p, vr);
+	for (guint k = 0; k < p->m->arches->len; k++) {
+		struct arch_conf *a = p->m->arches->pdata[k];
+
+		if (plan_selected(p->arches, a->name) &&
+		    plan_in_shard(p, vr->v->name, a->name) && !excluded(p, vr, a))
+			g_ptr_array_add(arches, a);
+	}
 	for (guint s = 0; s < vr->steps->len; s++) {
 		struct step *st = vr->steps->pdata[s];
 
 		if (!plan_selected(p->steps, st->id))
 			continue;
-		for (guint k = 0; k < p->m->arches->len; k++) {
-			struct arch_conf *a = p->m->arches->pdata[k];
-
-			if (plan_selected(p->arches, a->name) &&
-			    plan_in_shard(p, vr->v->name, a->name))
-				g_ptr_array_add(p->cells, cell_new(p, vr, st, a));
-		}
+		for (guint k = 0; k < arches->len; k++)
+			g_ptr_array_add(p->cells, cell_new(p, vr, st, arches->pdata[k]));
 	}
+	g_ptr_array_free(arches, TRUE);
 }
 
 int plan_cells(struct plan *p)
@@ -553,4 +602,5 @@ void plan_close(struct plan *p)
 	g_free(p->results);
 	if (p->run)
 		json_decref(p->run);
+	json_decref(p->excluded);
 }

@@ -49,6 +49,7 @@ struct plan {
 	GHashTable *pack_fail;	/* arch name -> struct outcome * */
 	GHashTable *toolchains;	/* arch name -> char * */
 	GPtrArray *cells;	/* struct cell *, in run order */
+	json_t *excluded;	/* version x arch not run: run.json's "excluded" */
 	json_t *run;		/* run.json */
 	bool keep_checkout;	/* under git bisect: leave HEAD where it is */
 	struct sandbox sandbox;	/* every child runs in it */

@@ -44,6 +44,7 @@ static void h_style(GString *out)
 		"table.grid td{text-align:center;font-weight:bold;font-size:.9em;min-width:7em}\n"
 		"table.grid td a{color:inherit;text-decoration:none;display:block}\n"
 		".v-missing{background:repeating-linear-gradient(45deg,#fff,#fff 6px,#ddd 6px,#ddd 12px)!important}\n"
+		".v-excluded{background:#eeeeee;color:#555555}\n"
 		".badge{display:inline-block;padding:0 .4em;border:1px solid;font-weight:bold;font-size:.85em}\n"
 		"details{border:1px solid #bbb;margin:.4em 0;padding:.3em .6em}summary{cursor:pointer}\n"
 		"pre{background:#f4f4f4;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size:.85em;white-space:pre-wrap}\n"
@@ -131,6 +132,18 @@ static void h_grid_cell(GString *out, const struct rcell *c)
 	g_free(a);
 }
 
+/* No cell here: excluded (with why, linked), or not part of this run. */
+static void h_grid_gap(GString *out, json_t *x)
+{
+	if (!x) {
+		g_string_append(out, "<td>not planned</td>");
+		return;
+	}
+	g_string_append(out, "<td class=\"cell v-excluded\"");
+	xml_attr(out, "title", jstr(x, "reason"));
+	g_string_append(out, "><a href=\"#excluded\">excluded</a></td>");
+}
+
 static void h_grid(GString *out, const struct report *r)
 {
 	const struct run *run = r->run;
@@ -155,7 +168,7 @@ static void h_grid(GString *out, const struct report *r)
 				if (c)
 					h_grid_cell(out, c);
 				else
-					g_string_append(out, "<td>not planned</td>");
+					h_grid_gap(out, run_excluded_at(run, v, a));
 			}
 			g_string_append(out, "</tr>\n");
 		}
@@ -481,6 +494,33 @@ static void h_abi(GString *out, const struct report *r)
 	g_ptr_array_free(tables, TRUE);
 }
 
+static void h_excluded(GString *out, const struct report *r)
+{
+	json_t *x, *line;
+	size_t i, j;
+
+	if (!json_array_size(run_excluded(r->run)))
+		return;
+	g_string_append(out, "<section id=\"excluded\">\n<h2>Excluded</h2>\n");
+	json_array_foreach(run_excluded(r->run), i, x) {
+		g_string_append(out, "<h3>");
+		xml_text(out, jstr(x, "version"));
+		g_string_append(out, " x ");
+		xml_text(out, jstr(x, "arch"));
+		g_string_append(out, "</h3>\n<p>");
+		xml_text(out, jstr(x, "reason"));
+		g_string_append(out, " (evidence: <code>");
+		xml_text(out, jstr(x, "evidence_file"));
+		g_string_append(out, "</code>)</p>\n<pre>");
+		json_array_foreach(json_object_get(x, "evidence"), j, line) {
+			xml_text(out, json_string_value(line));
+			g_string_append_c(out, '\n');
+		}
+		g_string_append(out, "</pre>\n");
+	}
+	g_string_append(out, "</section>\n");
+}
+
 static void h_all_cells(GString *out, const struct report *r)
 {
 	g_string_append(out, "<section id=\"cells\">\n<h2>Every cell</h2>\n");
@@ -498,6 +538,7 @@ void report_html(GString *out, const struct report *r)
 {
 	h_header(out, r);
 	h_grid(out, r);
+	h_excluded(out, r);
 	/* what changed since the last run is the first question after the grid */
 	h_trend(out, r);
 	h_departures(out, r);

@@ -49,9 +49,10 @@ static json_t *summary_json(const struct report *r)
 		json_object_set_new(by, c->verdict,
 				    json_integer(n ? json_integer_value(n) + 1 : 1));
 	}
-	return json_pack("{s:i, s:i, s:i, s:i, s:o}", "planned", r->planned,
+	return json_pack("{s:i, s:i, s:i, s:i, s:o, s:O}", "planned", r->planned,
 			 "met", r->met, "departed", r->departed,
-			 "missing", r->missing, "by_verdict", by);
+			 "missing", r->missing, "by_verdict", by,
+			 "excluded", run_excluded(r->run));
 }
 
 static json_t *cell_json(const struct rcell *c)

@@ -166,21 +166,43 @@ static void suite(GString *out, const struct rcell *c)
 	g_free(cls);
 }
 
+/* An excluded version x arch: one skipped case that says why. */
+static void excluded_suite(GString *out, json_t *x)
+{
+	char *id = g_strdup_printf("%s/%s", jstr(x, "version"), jstr(x, "arch"));
+
+	g_string_append(out, "  <testsuite");
+	xml_attr(out, "name", id);
+	g_string_append(out, " tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\">\n"
+			"    <testcase name=\"excluded\"");
+	xml_attr(out, "classname", id);
+	g_string_append(out, ">\n      <skipped");
+	xml_attr(out, "message", jstr(x, "reason"));
+	g_string_append(out, "/>\n    </testcase>\n  </testsuite>\n");
+	g_free(id);
+}
+
 void report_junit(GString *out, const struct report *r)
 {
 	struct counts all = { 0 };
 	double time = 0;
+	json_t *x;
+	size_t i;
 
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		const struct rcell *c = r->run->cells->pdata[i];
+	for (guint k = 0; k < r->run->cells->len; k++) {
+		const struct rcell *c = r->run->cells->pdata[k];
 
 		count_cell(c, &all);
 		time += c->total;
 	}
+	all.tests += json_array_size(run_excluded(r->run));
+	all.skipped += json_array_size(run_excluded(r->run));
 	g_string_append_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 			       "<testsuites name=\"kmatrix\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.3f\">\n",
 			       all.tests, all.failures, all.errors, all.skipped, time);
-	for (guint i = 0; i < r->run->cells->len; i++)
-		suite(out, r->run->cells->pdata[i]);
+	for (guint k = 0; k < r->run->cells->len; k++)
+		suite(out, r->run->cells->pdata[k]);
+	json_array_foreach(run_excluded(r->run), i, x)
+		excluded_suite(out, x);
 	g_string_append(out, "</testsuites>\n");
 }

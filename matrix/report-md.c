@@ -89,7 +89,8 @@ static void md_grid(GString *out, const struct report *r)
 				const struct rcell *c = run_cell_at(run, v, a, s);
 
 				if (!c)
-					g_string_append(out, " |");
+					g_string_append(out, run_excluded_at(run, v, a) ?
+							     " excluded |" : " |");
 				else if (c->met)
 					g_string_append(out, " pass |");
 				else
@@ -98,6 +99,30 @@ static void md_grid(GString *out, const struct report *r)
 			}
 			g_string_append_c(out, '\n');
 		}
+}
+
+/* Every excluded version x arch: why, and the log that shows it. */
+static void md_excluded(GString *out, const struct report *r)
+{
+	json_t *x, *line;
+	size_t i, j;
+
+	if (!json_array_size(run_excluded(r->run)))
+		return;
+	g_string_append(out, "\n## Excluded\n");
+	json_array_foreach(run_excluded(r->run), i, x) {
+		GString *ev = g_string_new(NULL);
+
+		g_string_append_printf(out, "\n### %s x %s\n\n", jstr(x, "version"),
+				       jstr(x, "arch"));
+		md_cell(out, jstr(x, "reason"));
+		g_string_append_printf(out, " (evidence: `%s`)\n", jstr(x, "evidence_file"));
+		json_array_foreach(json_object_get(x, "evidence"), j, line)
+			g_string_append_printf(ev, "%s%s", j ? "\n" : "", json_string_value(line));
+		if (ev->len)
+			md_block(out, ev->str);
+		g_string_free(ev, TRUE);
+	}
 }
 
 static void md_failed_tests(GString *out, const struct rcell *c)
@@ -317,6 +342,7 @@ void report_md(GString *out, const struct report *r)
 {
 	md_header(out, r);
 	md_grid(out, r);
+	md_excluded(out, r);
 	md_trend(out, r);
 	md_departures(out, r);
 	md_drift(out, r);

@@ -20,6 +20,30 @@ struct rcell *run_cell_at(const struct run *run, guint v, guint a, guint s)
 	return c;
 }
 
+json_t *run_excluded(const struct run *run)
+{
+	static json_t *none;
+	json_t *x = json_object_get(run->meta, "excluded");
+
+	if (json_is_array(x))
+		return x;
+	if (!none)
+		none = json_array();
+	return none;
+}
+
+json_t *run_excluded_at(const struct run *run, guint v, guint a)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(run_excluded(run), i, x)
+		if (!g_strcmp0(jstr(x, "version"), run->versions->pdata[v]) &&
+		    !g_strcmp0(jstr(x, "arch"), run->arches->pdata[a]))
+			return x;
+	return NULL;
+}
+
 static bool picked(const struct rcell *c, enum report_pick pick)
 {
 	switch (pick) {

@@ -692,9 +692,13 @@ struct run *run_load(const char *dir, GError **err)
 
 void report_summary_counts(const struct report *r, GString *out)
 {
+	size_t nx = json_array_size(run_excluded(r->run));
+
 	g_string_append_printf(out, "%d cell%s planned: %d met, %d departed, %d missing",
 			       r->planned, r->planned == 1 ? "" : "s", r->met,
 			       r->departed, r->missing);
+	if (nx)
+		g_string_append_printf(out, "; %zu version x arch excluded", nx);
 }
 
 static void count(struct report *r)

@@ -116,6 +116,10 @@ const char *report_log_kind(const char *verdict);
 
 /* report-walk.c: what every renderer walks the same way */
 struct rcell *run_cell_at(const struct run *run, guint v, guint a, guint s);
+/* run.json's exclusion of the grid's row @v x @a, or NULL. */
+json_t *run_excluded_at(const struct run *run, guint v, guint a);
+/* The exclusions of the run, [] when none (run.json's "excluded"). */
+json_t *run_excluded(const struct run *run);
 enum report_pick {
 	REPORT_DEPARTED,	/* a result that did not meet its expectation */
 	REPORT_MISSING,		/* no usable result */

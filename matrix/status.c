@@ -11,22 +11,58 @@
 #include "conf.h"
 #include "plan.h"
 #include "result.h"
+#include "tree.h"
 #include "verbs.h"
 
 struct grid {
 	struct matrix_conf *m;
-	char *results;
+	char *results, *cache;
 	char **versions, **arches;
-	int met, unmet, missing;
+	int met, unmet, missing, excluded;
+	GPtrArray *shown;	/* const struct exclusion *, listed under the grid */
 };
+
+/*
+ * @v x @a's exclusion, unless the laid stock tree is not the one it was
+ * recorded for: the next run runs those cells, so their results show.
+ */
+static const struct exclusion *grid_excluded(struct grid *g, const char *v, const char *a)
+{
+	const struct exclusion *x = conf_excluded(g->m, v, a);
+	char *dir, *safe, *tree;
+	bool stale;
+
+	if (!x || !x->stock_tree)
+		return x;
+	dir = tree_dir(g->cache, v);
+	/* the build user owns the tree: reading it is safe */
+	safe = g_strconcat("safe.directory=", dir, NULL);
+	tree = tree_git(dir, "-c", safe, "rev-parse", "-q", "--verify", "stock^{tree}",
+			NULL);
+	stale = tree && strcmp(g_strstrip(tree), x->stock_tree);
+	g_free(tree);
+	g_free(safe);
+	g_free(dir);
+	return stale ? NULL : x;
+}
 
 static const char *cell_text(struct grid *g, const char *v, const char *a,
 			     const char *s, char *buf, size_t n)
 {
-	char *path = result_path(g->results, v, a, s, ".json");
-	char *why = NULL;
-	json_t *r = result_read(path, v, a, s, &why);
+	const struct exclusion *x = grid_excluded(g, v, a);
+	char *path, *why = NULL;
+	json_t *r;
 
+	if (x) {
+		g->excluded++;
+		for (guint i = 0; i < g->shown->len; i++)
+			if (g->shown->pdata[i] == x)
+				return "excluded";
+		g_ptr_array_add(g->shown, (gpointer)x);
+		return "excluded";
+	}
+	path = result_path(g->results, v, a, s, ".json");
+	r = result_read(path, v, a, s, &why);
 	g_free(path);
 	g_free(why);
 	if (!r) {
@@ -88,8 +124,14 @@ static void print_grid(struct grid *g)
 		if (plan_selected(g->versions, v->name))
 			print_version(g, v);
 	}
-	printf("\n%d met, %d not met (!), %d without a result (-); ? marks a result that is not final\n",
-	       g->met, g->unmet, g->missing);
+	printf("\n%d met, %d not met (!), %d without a result (-), %d excluded; "
+	       "? marks a result that is not final\n", g->met, g->unmet, g->missing, g->excluded);
+	for (guint i = 0; i < g->shown->len; i++) {
+		const struct exclusion *x = g->shown->pdata[i];
+
+		printf("excluded %s x %s: %s (%s:%d; evidence %s)\n", x->version, x->arch,
+		       x->reason, g->m->path, x->line, x->evidence);
+	}
 }
 
 int cmd_status(int argc, char **argv)
@@ -109,7 +151,7 @@ int cmd_status(int argc, char **argv)
 	int rc;
 
 	if (verb_parse("status", NULL,
-		       "Print the grid of cached results; exit 0 only when every cell met its expectation.",
+		       "Print the grid of cached results; exit 0 only when every cell met its expectation or is excluded.",
 		       entries, &argc, &argv))
 		return 2;
 	top = cache_project_top();
@@ -121,6 +163,8 @@ int cmd_status(int argc, char **argv)
 		return 2;
 	}
 	dir = cache_dir(cache);
+	g.cache = dir;
+	g.shown = g_ptr_array_new();
 	g.results = cache_results_dir(dir, results);
 	g.versions = versions ? g_strsplit_set(versions, ",;", -1) : NULL;
 	g.arches = arches ? g_strsplit_set(arches, ",;", -1) : NULL;
@@ -129,6 +173,7 @@ int cmd_status(int argc, char **argv)
 	conf_free(g.m);
 	g_strfreev(g.versions);
 	g_strfreev(g.arches);
+	g_ptr_array_free(g.shown, TRUE);
 	g_free(g.results);
 	g_free(dir);
 	g_free(path);

@@ -140,6 +140,27 @@ static void test_empty_list(void **state)
 	assert_error("[matrix]\nversions=\narches=x86_64\nexpectations=e\n", ":2: [matrix]: 'versions' is empty");
 }
 
+#define GOOD_MATRIX "[matrix]\nversions=7.2\narches=x86_64\nexpectations=e\n\n" GOOD_VERSION
+
+/* An exclusion names a planned version and arch once, with its log. */
+static void test_bad_exclusion(void **state)
+{
+	assert_error(GOOD_MATRIX "[exclude 6.1 x86_64]\nreason=r\nevidence=e\n",
+		     ":11: [exclude 6.1 x86_64]: version 6.1 is not in [matrix] versions");
+	assert_error(GOOD_MATRIX "[exclude 7.2 sparc64]\nreason=r\nevidence=e\n",
+		     ":11: [exclude 7.2 sparc64]: arch sparc64 is not in [matrix] arches");
+	assert_error(GOOD_MATRIX "[exclude 7.2]\nreason=r\nevidence=e\n",
+		     ":11: [exclude 7.2]: expected [exclude <version> <arch>]");
+	assert_error(GOOD_MATRIX "[exclude 7.2 x86_64 extra]\nreason=r\nevidence=e\n",
+		     ":11: [exclude 7.2 x86_64 extra]: expected [exclude <version> <arch>]");
+	assert_error(GOOD_MATRIX "[exclude 7.2 x86_64]\nreason=r\n",
+		     ":11: [exclude 7.2 x86_64]: missing key 'evidence'");
+	assert_error(GOOD_MATRIX "[exclude 7.2 x86_64]\nreason=r\nevidence=no/such.log\n",
+		     ":13: [exclude 7.2 x86_64]: evidence ");
+	assert_error(GOOD_MATRIX "[exclude 7.2 x86_64]\nreason=r\nevidence=e\nwhy=w\n",
+		     ":14: [exclude 7.2 x86_64]: unknown key 'why'");
+}
+
 static void test_bad_arch_conf(void **state)
 {
 	char *dir = g_dir_make_tmp("kmatrix-arch-XXXXXX", NULL);
@@ -360,6 +381,7 @@ static void test_project_matrix(void **state)
 {
 	GError *err = NULL;
 	struct matrix_conf *m = conf_load("../..", "../../matrix/matrix.conf", &err);
+	const struct exclusion *x;
 	struct qemu_conf q;
 
 	if (!m)
@@ -370,6 +392,12 @@ static void test_project_matrix(void **state)
 	assert_int_equal(conf_qemu(conf_arch(m, "arm64"), "6.1", &q, &err), 0);
 	assert_null(strstr(q.cpu, "lpa2=off"));
 	qemu_conf_clear(&q);
+	/* 6.12's stock tree does not build for sparc64: evidence kept */
+	x = conf_excluded(m, "6.12", "sparc64");
+	assert_non_null(x);
+	assert_true(g_file_test(x->evidence, G_FILE_TEST_IS_REGULAR));
+	assert_int_equal(strlen(x->stock_tree), 40);
+	assert_null(conf_excluded(m, "6.12", "x86_64"));
 	conf_free(m);
 }
 
@@ -445,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_version_without_group),
 		cmocka_unit_test(test_unknown_arch),
 		cmocka_unit_test(test_empty_list),
+		cmocka_unit_test(test_bad_exclusion),
 		cmocka_unit_test(test_bad_arch_conf),
 		cmocka_unit_test(test_guest_keys),
 		cmocka_unit_test(test_version_cmp),

@@ -326,10 +326,54 @@ static void test_abi_runtime_table(void **state)
 	g_free(res);
 }
 
+/* An excluded version x arch: marked in the grid, explained, a JUnit skip. */
+static void test_excluded(void **state)
+{
+	char *res = g_build_filename(tmpdir, "excl-results", NULL);
+	char *cmd = g_strdup_printf("cp -r %s %s", FIX "results", res);
+	char *run = g_build_filename(res, "run.json", NULL);
+	json_t *meta, *cells = json_array(), *c;
+	size_t i;
+	char *text;
+
+	assert_int_equal(system(cmd), 0);
+	meta = json_load_file(run, 0, NULL);
+	json_array_foreach(json_object_get(meta, "cells"), i, c)
+		if (!g_str_has_prefix(json_string_value(c), "6.1/arm64/"))
+			json_array_append(cells, c);
+	json_decref(meta);
+	json_file_set(run, "cells", cells);
+	json_file_set(run, "excluded", json_pack("[{s:s, s:s, s:s, s:s, s:[s, s]}]",
+		"version", "6.1", "arch", "arm64", "reason", "stock does not build",
+		"evidence_file", "arch-configs/arm64/exclusions/6.1.log",
+		"evidence", "fs/fcntl.c:1169:9: BUILD_BUG_ON", "make: *** Error 1"));
+	assert_int_not_equal(run_report("x.md", &text, "--format", "md", "--results", res,
+					"--cache", FIX "cache", NULL), 2);
+	assert_non_null(strstr(text, "; 1 version x arch excluded"));
+	assert_non_null(strstr(text, "| 6.1 | arm64 | excluded | excluded |"));
+	assert_non_null(strstr(text, "### 6.1 x arm64\n\nstock does not build (evidence: "
+				     "`arch-configs/arm64/exclusions/6.1.log`)\n"));
+	assert_non_null(strstr(text, "fs/fcntl.c:1169:9: BUILD_BUG_ON\nmake: *** Error 1\n```"));
+	g_free(text);
+	run_report("x.html", &text, "--format", "html", "--results", res, "--cache",
+		   FIX "cache", NULL);
+	assert_non_null(strstr(text, "<td class=\"cell v-excluded\" title=\"stock does not build\">"));
+	assert_non_null(strstr(text, "<section id=\"excluded\">"));
+	g_free(text);
+	run_report("x.xml", &text, "--format", "junit", "--results", res, "--cache",
+		   FIX "cache", NULL);
+	assert_non_null(strstr(text, "<skipped message=\"stock does not build\"/>"));
+	g_free(text);
+	g_free(run);
+	g_free(cmd);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_abi_runtime_table),
+		cmocka_unit_test(test_excluded),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
