@@ -144,6 +144,17 @@ static void h_grid_gap(GString *out, json_t *x)
 	g_string_append(out, "><a href=\"#excluded\">excluded</a></td>");
 }
 
+static void h_summary(GString *out, const struct report *r)
+{
+	GString *s = g_string_new(NULL);
+
+	report_summary(s, r);
+	g_string_append(out, "<section id=\"summary\">\n<h2>Summary</h2>\n<pre>");
+	xml_text(out, s->str);
+	g_string_append(out, "</pre>\n</section>\n");
+	g_string_free(s, TRUE);
+}
+
 static void h_grid(GString *out, const struct report *r)
 {
 	const struct run *run = r->run;
@@ -537,6 +548,7 @@ static void h_all_cells(GString *out, const struct report *r)
 void report_html(GString *out, const struct report *r)
 {
 	h_header(out, r);
+	h_summary(out, r);
 	h_grid(out, r);
 	h_excluded(out, r);
 	/* what changed since the last run is the first question after the grid */

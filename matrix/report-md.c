@@ -69,6 +69,18 @@ static void md_header(GString *out, const struct report *r)
 	g_free(commit);
 }
 
+static void md_summary(GString *out, const struct report *r)
+{
+	GString *s = g_string_new(NULL);
+
+	report_summary(s, r);
+	while (s->len && s->str[s->len - 1] == '\n')
+		g_string_truncate(s, s->len - 1);
+	g_string_append(out, "\n## Summary\n");
+	md_block(out, s->str);
+	g_string_free(s, TRUE);
+}
+
 static void md_grid(GString *out, const struct report *r)
 {
 	const struct run *run = r->run;
@@ -341,6 +353,7 @@ static void md_timings(GString *out, const struct report *r)
 void report_md(GString *out, const struct report *r)
 {
 	md_header(out, r);
+	md_summary(out, r);
 	md_grid(out, r);
 	md_excluded(out, r);
 	md_trend(out, r);

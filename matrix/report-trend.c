@@ -65,6 +65,22 @@ static void compare_cell(struct trend *t, const struct rcell *now,
 		g_ptr_array_add(t->timing, tc);
 }
 
+/* Names in @now that @then does not have. */
+static GPtrArray *new_names(GPtrArray *now, GPtrArray *then)
+{
+	GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+
+	for (guint i = 0; i < now->len; i++) {
+		bool seen = false;
+
+		for (guint j = 0; j < then->len && !seen; j++)
+			seen = !strcmp(now->pdata[i], then->pdata[j]);
+		if (!seen)
+			g_ptr_array_add(out, g_strdup(now->pdata[i]));
+	}
+	return out;
+}
+
 struct trend *trend_compute(const struct run *now, const char *against,
 			    double share, GError **err)
 {
@@ -89,6 +105,8 @@ struct trend *trend_compute(const struct run *now, const char *against,
 
 		compare_cell(t, c, g_hash_table_lookup(then->by_id, c->id));
 	}
+	t->new_versions = new_names(now->versions, then->versions);
+	t->new_arches = new_names(now->arches, then->arches);
 	run_free(then);
 	return t;
 }
@@ -102,6 +120,8 @@ void trend_free(struct trend *t)
 	g_ptr_array_free(t->fixed, TRUE);
 	g_ptr_array_free(t->still, TRUE);
 	g_ptr_array_free(t->timing, TRUE);
+	g_ptr_array_free(t->new_versions, TRUE);
+	g_ptr_array_free(t->new_arches, TRUE);
 	g_hash_table_destroy(t->before);
 	g_free(t);
 }

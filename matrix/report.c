@@ -736,6 +736,8 @@ static render_fn renderer(const char *format)
 		return report_junit;
 	if (!strcmp(format, "json"))
 		return report_json;
+	if (!strcmp(format, "summary"))
+		return report_summary;
 	return NULL;
 }
 
@@ -743,7 +745,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	GOptionEntry entries[] = {
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
-		  "md (default), html, junit or json", "FORMAT" },
+		  "md (default), html, junit, json or summary", "FORMAT" },
 		{ "against", 'a', 0, G_OPTION_ARG_FILENAME, &o->against,
 		  "an earlier run: its results directory or its JSON report", "RUN" },
 		{ "timing-share", 0, 0, G_OPTION_ARG_DOUBLE, &o->share,
@@ -766,7 +768,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(ctx,
 		"Reads <results>/run.json and the per-cell results; planned cells without a\n"
-		"usable result are listed as missing.  The JSON schema is in matrix/REPORT-SCHEMA.md.");
+		"usable result are listed as missing.  The JSON schema is in matrix/REPORT-SCHEMA.md.\n"
+		"Exit status: 0 written, 2 usage or read error; with --format summary, 0 ship,\n"
+		"1 blocked (a cell did not meet its expectation), 3 incomplete (missing or stale).");
 	ok = g_option_context_parse(ctx, &argc, &argv, &err);
 	g_option_context_free(ctx);
 	if (!ok || argc > 1) {
@@ -778,7 +782,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (!o->format)
 		o->format = g_strdup("md");
 	if (!renderer(o->format)) {
-		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json)\n",
+		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json, summary)\n",
 			o->format);
 		return -1;
 	}
@@ -866,6 +870,9 @@ int cmd_report(int argc, char **argv)
 		out = g_string_new(NULL);
 		renderer(o.format)(out, &r);
 		rc = write_out(o.output, out) ? 2 : 0;
+		/* the release manager's gate, the same as kmatrix status's */
+		if (!rc && !strcmp(o.format, "summary"))
+			rc = report_gate_status(&r);
 		g_string_free(out, TRUE);
 	}
 	report_free(&r);

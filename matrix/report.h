@@ -51,6 +51,8 @@ struct trend {
 	GPtrArray *fixed;		/* struct rcell * */
 	GPtrArray *still;		/* departed in both runs */
 	GPtrArray *timing;		/* struct timing_change * */
+	GPtrArray *new_versions;	/* char *: rows the earlier run did not have */
+	GPtrArray *new_arches;
 	GHashTable *before;		/* id -> verdict in the earlier run */
 };
 
@@ -149,6 +151,17 @@ void trend_free(struct trend *t);
 GPtrArray *drift_compute(const char *top, const char *cache);
 GPtrArray *drift_parse_range_diff(const char *text);
 void drift_free(struct drift *d);
+
+/* report-summary.c: can this go out?  Exit codes of status and summary. */
+enum report_gate {
+	GATE_SHIP = 0,		/* every planned cell met */
+	GATE_BLOCKED = 1,	/* some cell did not meet its expectation */
+	GATE_INCOMPLETE = 3,	/* none departed, but results are missing or stale */
+};
+enum report_gate report_gate(int planned, int unmet, int missing, int stale);
+int report_stale(const struct report *r);
+int report_gate_status(const struct report *r);
+void report_summary(GString *out, const struct report *r);
 
 /* renderers */
 void report_md(GString *out, const struct report *r);

@@ -9,7 +9,9 @@
 #include "apply.h"
 #include "cache.h"
 #include "conf.h"
+#include "key.h"
 #include "plan.h"
+#include "report.h"
 #include "result.h"
 #include "tree.h"
 #include "verbs.h"
@@ -18,7 +20,8 @@ struct grid {
 	struct matrix_conf *m;
 	char *results, *cache;
 	char **versions, **arches;
-	int met, unmet, missing, excluded;
+	char *expectations;	/* sha256 of the expectations file */
+	int met, unmet, missing, excluded, stale;
 	GPtrArray *shown;	/* const struct exclusion *, listed under the grid */
 };
 
@@ -73,6 +76,12 @@ static const char *cell_text(struct grid *g, const char *v, const char *a,
 		g->met++;
 	else
 		g->unmet++;
+	/* as report_summary counts it: a met result that will not stand */
+	if (json_is_true(json_object_get(r, "met")) &&
+	    (!json_is_true(json_object_get(r, "final")) ||
+	     g_strcmp0(json_string_value(json_object_get(json_object_get(r, "inputs"),
+							  "expectations")), g->expectations)))
+		g->stale++;
 	snprintf(buf, n, "%s%s%s",
 		 json_string_value(json_object_get(r, "verdict")),
 		 json_is_true(json_object_get(r, "met")) ? "" : "!",
@@ -126,6 +135,9 @@ static void print_grid(struct grid *g)
 	}
 	printf("\n%d met, %d not met (!), %d without a result (-), %d excluded; "
 	       "? marks a result that is not final\n", g->met, g->unmet, g->missing, g->excluded);
+	if (g->stale)
+		printf("%d met result%s stale (not final, or judged against other expectations): "
+		       "kmatrix run judges them again\n", g->stale, g->stale == 1 ? " is" : "s are");
 	for (guint i = 0; i < g->shown->len; i++) {
 		const struct exclusion *x = g->shown->pdata[i];
 
@@ -151,7 +163,7 @@ int cmd_status(int argc, char **argv)
 	int rc;
 
 	if (verb_parse("status", NULL,
-		       "Print the grid of cached results; exit 0 only when every cell met its expectation or is excluded.",
+		       "Print the grid of cached results.  Exit status, as report --format summary's: 0 every cell met (or is excluded), 1 some did not, 3 none departed but some are missing or stale.",
 		       entries, &argc, &argv))
 		return 2;
 	top = cache_project_top();
@@ -166,14 +178,16 @@ int cmd_status(int argc, char **argv)
 	g.cache = dir;
 	g.shown = g_ptr_array_new();
 	g.results = cache_results_dir(dir, results);
+	g.expectations = key_file_sha256(g.m->expectations);
 	g.versions = versions ? g_strsplit_set(versions, ",;", -1) : NULL;
 	g.arches = arches ? g_strsplit_set(arches, ",;", -1) : NULL;
 	print_grid(&g);
-	rc = g.unmet || g.missing ? 1 : 0;
+	rc = report_gate(g.met + g.unmet + g.missing, g.unmet, g.missing, g.stale);
 	conf_free(g.m);
 	g_strfreev(g.versions);
 	g_strfreev(g.arches);
 	g_ptr_array_free(g.shown, TRUE);
+	g_free(g.expectations);
 	g_free(g.results);
 	g_free(dir);
 	g_free(path);

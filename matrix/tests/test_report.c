@@ -369,11 +369,81 @@ static void test_excluded(void **state)
 	g_free(res);
 }
 
+static void test_gate(void **state)
+{
+	static const struct {
+		int planned, unmet, missing, stale;
+		enum report_gate want;
+	} cases[] = {
+		{ 20, 0, 0, 0, GATE_SHIP },
+		{ 20, 1, 0, 0, GATE_BLOCKED },
+		{ 20, 1, 3, 2, GATE_BLOCKED },	/* a departure outranks a gap */
+		{ 20, 0, 1, 0, GATE_INCOMPLETE },
+		{ 20, 0, 0, 1, GATE_INCOMPLETE },
+		{ 0, 0, 0, 0, GATE_INCOMPLETE },	/* nothing planned ships nothing */
+	};
+
+	for (size_t i = 0; i < G_N_ELEMENTS(cases); i++)
+		assert_int_equal(report_gate(cases[i].planned, cases[i].unmet, cases[i].missing,
+					     cases[i].stale), cases[i].want);
+}
+
+/* A copy of the fixture results whose run.json plans only @ids. */
+static char *results_with(const char *name, const char *const *ids)
+{
+	char *res = g_build_filename(tmpdir, name, NULL);
+	char *cmd = g_strdup_printf("cp -r %s %s", FIX "results", res);
+	char *run = g_build_filename(res, "run.json", NULL);
+	json_t *cells = json_array();
+
+	assert_int_equal(system(cmd), 0);
+	for (int i = 0; ids[i]; i++)
+		json_array_append_new(cells, json_string(ids[i]));
+	json_file_set(run, "cells", cells);
+	g_free(run);
+	g_free(cmd);
+	return res;
+}
+
+/* --format summary: the verdict first, one line a cell, exit 0/1/3. */
+static void test_summary(void **state)
+{
+	static const char *const met[] = { "6.1/x86_64/stock", "7.2/x86_64/stock",
+					   "7.2/x86_64/rtprio", NULL };
+	static const char *const gap[] = { "6.1/x86_64/stock", "7.2/arm64/rtprio", NULL };
+	char *res, *text;
+
+	assert_int_equal(run_report("s.txt", &text, "--format", "summary", "--results",
+				    FIX "results", "--cache", FIX "cache", "--against",
+				    FIX "earlier", NULL), GATE_BLOCKED);
+	assert_true(g_str_has_prefix(text, "BLOCKED: 10 of 20 cells did not meet"));
+	assert_non_null(strstr(text, "  fixed (1): 6.1/x86_64/stock\n"));
+	assert_non_null(strstr(text, "  6.1/arm64/uapi           build-failed    kernel/sys.c:1532:14: "
+				     "error: 'RLIMIT_NICE' undeclared"));
+	assert_non_null(strstr(text, "  7.2/arm64/rtprio         missing         no result file"));
+	g_free(text);
+	res = results_with("ship", met);
+	assert_int_equal(run_report("s.txt", &text, "--format", "summary", "--results", res,
+				    "--cache", FIX "cache", NULL), GATE_SHIP);
+	assert_true(g_str_has_prefix(text, "SHIP: all 3 planned cells met"));
+	assert_non_null(strstr(text, "\nNot met (0): none\n"));
+	g_free(text);
+	g_free(res);
+	res = results_with("gap", gap);
+	assert_int_equal(run_report("s.txt", &text, "--format", "summary", "--results", res,
+				    "--cache", FIX "cache", NULL), GATE_INCOMPLETE);
+	assert_true(g_str_has_prefix(text, "INCOMPLETE: 1 of 2 cells met, 1 missing, 0 stale"));
+	g_free(text);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_abi_runtime_table),
 		cmocka_unit_test(test_excluded),
+		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),

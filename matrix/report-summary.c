@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The release manager's page: one screen of plain text that answers "can
+ * this go out?" first, then what changed since the run given to --against,
+ * every cell that is not met (one line each, its class and the first line
+ * of its evidence), and what is stale or missing.  It also heads the
+ * Markdown and HTML reports.  The gate is report_gate(), which `kmatrix
+ * status` uses too, so both always give the same answer.
+ */
+#include <string.h>
+
+#include "report.h"
+#include "result.h"
+
+/* The first line of what explains a cell: evidence, summary, or why missing. */
+static char *first_evidence(const struct rcell *c)
+{
+	json_t *ev = c->res ? json_object_get(c->res, "evidence") : NULL;
+	const char *s = c->missing;
+	char *line, *nl;
+
+	if (json_array_size(ev))
+		s = json_string_value(json_array_get(ev, 0));
+	else if (c->res)
+		s = jstr(c->res, "summary");
+	line = report_clean(s ? s : "");
+	nl = strchr(line, '\n');
+	if (nl)
+		*nl = '\0';
+	g_strstrip(line);
+	/* one line a cell: long compiler errors are cut, the log has them */
+	if (strlen(line) > 110)
+		strcpy(line + 107, "...");
+	return line;
+}
+
+/*
+ * Stale: a met result that is not final (the next run does it again), or
+ * one judged against other expectations than this run's.  A result that
+ * did not meet its expectation is listed as such already.
+ */
+static const char *stale_reason(const struct report *r, const struct rcell *c)
+{
+	const char *want = jstr(r->run->meta, "expectations");
+	const char *had = jstr(json_object_get(c->res, "inputs"), "expectations");
+
+	if (!c->res || !c->met)
+		return NULL;
+	if (!json_is_true(json_object_get(c->res, "final")))
+		return "not final: the next run does it again";
+	if (*want && *had && strcmp(want, had))
+		return "judged against other expectations than this run's";
+	return NULL;
+}
+
+int report_stale(const struct report *r)
+{
+	int n = 0;
+
+	for (guint i = 0; i < r->run->cells->len; i++)
+		n += stale_reason(r, r->run->cells->pdata[i]) != NULL;
+	return n;
+}
+
+enum report_gate report_gate(int planned, int unmet, int missing, int stale)
+{
+	if (unmet)
+		return GATE_BLOCKED;
+	if (missing || stale || !planned)
+		return GATE_INCOMPLETE;
+	return GATE_SHIP;
+}
+
+static enum report_gate gate_of(const struct report *r)
+{
+	if (r->run->meta_error)
+		return GATE_INCOMPLETE;
+	return report_gate(r->planned, r->departed, r->missing, report_stale(r));
+}
+
+int report_gate_status(const struct report *r)
+{
+	return gate_of(r);
+}
+
+static void verdict_line(GString *out, const struct report *r)
+{
+	size_t nx = json_array_size(run_excluded(r->run));
+
+	switch (gate_of(r)) {
+	case GATE_SHIP:
+		g_string_append_printf(out, "SHIP: all %d planned cells met their expectations",
+				       r->planned);
+		break;
+	case GATE_BLOCKED:
+		g_string_append_printf(out, "BLOCKED: %d of %d cells did not meet their expectations",
+				       r->departed, r->planned);
+		break;
+	case GATE_INCOMPLETE:
+		g_string_append_printf(out, "INCOMPLETE: %d of %d cells met, %d missing, %d stale%s",
+				       r->met, r->planned, r->missing, report_stale(r),
+				       r->run->meta_error ? ", run.json unusable" : "");
+		break;
+	}
+	if (nx)
+		g_string_append_printf(out, " (%zu version x arch excluded)", nx);
+	g_string_append_c(out, '\n');
+}
+
+static void cell_line(GString *out, const struct rcell *c, const char *why)
+{
+	char *ev = why ? g_strdup(why) : first_evidence(c);
+
+	g_string_append_printf(out, "  %-24s %-15s %s\n", c->id, c->verdict, ev);
+	g_free(ev);
+}
+
+static void id_list(GString *out, const char *title, GPtrArray *cells)
+{
+	if (!cells->len)
+		return;
+	g_string_append_printf(out, "  %s (%u):", title, cells->len);
+	for (guint i = 0; i < cells->len; i++)
+		g_string_append_printf(out, " %s", ((const struct rcell *)cells->pdata[i])->id);
+	g_string_append_c(out, '\n');
+}
+
+static void str_list(GString *out, const char *title, GPtrArray *names)
+{
+	if (!names->len)
+		return;
+	g_string_append_printf(out, "  %s:", title);
+	for (guint i = 0; i < names->len; i++)
+		g_string_append_printf(out, " %s", (const char *)names->pdata[i]);
+	g_string_append_c(out, '\n');
+}
+
+static void changes(GString *out, const struct report *r)
+{
+	const struct trend *t = r->trend;
+
+	if (!t) {
+		g_string_append(out, "\nChanges: no earlier run given (--against)\n");
+		return;
+	}
+	g_string_append_printf(out, "\nChanges since %s:\n", t->against);
+	if (!t->new_departures->len && !t->fixed->len && !t->new_versions->len &&
+	    !t->new_arches->len)
+		g_string_append(out, "  none\n");
+	id_list(out, "new departures", t->new_departures);
+	id_list(out, "fixed", t->fixed);
+	str_list(out, "new versions", t->new_versions);
+	str_list(out, "new arches", t->new_arches);
+}
+
+static void unmet(GString *out, const struct report *r)
+{
+	g_string_append_printf(out, "\nNot met (%d):%s\n", r->departed,
+			       r->departed ? "" : " none");
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		const struct rcell *c = r->run->cells->pdata[i];
+
+		if (c->res && !c->met)
+			cell_line(out, c, NULL);
+	}
+}
+
+static void stale_missing(GString *out, const struct report *r)
+{
+	int stale = report_stale(r);
+
+	g_string_append_printf(out, "\nMissing (%d), stale (%d):%s\n", r->missing, stale,
+			       r->missing || stale ? "" : " none");
+	if (r->run->meta_error)
+		g_string_append_printf(out, "  run.json: %s\n", r->run->meta_error);
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		const struct rcell *c = r->run->cells->pdata[i];
+		const char *why = stale_reason(r, c);
+
+		if (!c->res)
+			cell_line(out, c, c->missing);
+		else if (why)
+			cell_line(out, c, why);
+	}
+}
+
+static void excluded(GString *out, const struct report *r)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(run_excluded(r->run), i, x) {
+		if (!i)
+			g_string_append(out, "\nExcluded (not run, not counted):\n");
+		g_string_append_printf(out, "  %s/%s: %s\n", jstr(x, "version"), jstr(x, "arch"),
+				       jstr(x, "reason"));
+	}
+}
+
+void report_summary(GString *out, const struct report *r)
+{
+	verdict_line(out, r);
+	changes(out, r);
+	unmet(out, r);
+	stale_missing(out, r);
+	excluded(out, r);
+}
