@@ -43,10 +43,11 @@ matrix: setup all
 	$(KMATRIX) report --format html $$against -o $(REPORT_DIR)/report.html || rc=2; \
 	$(KMATRIX) report --format junit -o $(REPORT_DIR)/junit.xml || rc=2; \
 	$(KMATRIX) report --format json -o $(REPORT_DIR)/report.json || rc=2; \
+	$(KMATRIX) report --format kcidb -o $(REPORT_DIR)/kcidb.json || rc=2; \
 	$(KMATRIX) report --format summary $$against -o $(REPORT_DIR)/summary.txt; \
 	[ $$? -ne 2 ] || rc=2; \
 	cat $(REPORT_DIR)/summary.txt; \
-	echo "report: $(REPORT_DIR)/report.md (also .html, .json, junit.xml, summary.txt)"; \
+	echo "report: $(REPORT_DIR)/report.md (also .html, .json, junit.xml, kcidb.json, summary.txt)"; \
 	exit $$rc
 
 clean:

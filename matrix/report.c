@@ -721,6 +721,7 @@ static void count(struct report *r)
 
 struct opts {
 	char *format, *against, *output, *cache, *results;
+	char *origin, *log_base;
 	double share;
 };
 
@@ -738,6 +739,8 @@ static render_fn renderer(const char *format)
 		return report_json;
 	if (!strcmp(format, "summary"))
 		return report_summary;
+	if (!strcmp(format, "kcidb"))
+		return report_kcidb;
 	return NULL;
 }
 
@@ -745,7 +748,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	GOptionEntry entries[] = {
 		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
-		  "md (default), html, junit, json or summary", "FORMAT" },
+		  "md (default), html, junit, json, summary or kcidb", "FORMAT" },
 		{ "against", 'a', 0, G_OPTION_ARG_FILENAME, &o->against,
 		  "an earlier run: its results directory or its JSON report", "RUN" },
 		{ "timing-share", 0, 0, G_OPTION_ARG_DOUBLE, &o->share,
@@ -757,11 +760,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		  "cache directory (default $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o->results,
 		  "results directory (default <cache>/results)", "DIR" },
+		{ "origin", 0, 0, G_OPTION_ARG_STRING, &o->origin,
+		  "kcidb: the CI system's name, the prefix of every id (default kmatrix)", "NAME" },
+		{ "log-base", 0, 0, G_OPTION_ARG_STRING, &o->log_base,
+		  "kcidb: the URL the results directory's logs are published at (default: file:// paths)",
+		  "URL" },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("- the matrix's results as a report");
 	GError *err = NULL;
 	gboolean ok;
+	char *why;
 
 	o->share = 25;
 	g_set_prgname("kmatrix report");
@@ -782,8 +791,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (!o->format)
 		o->format = g_strdup("md");
 	if (!renderer(o->format)) {
-		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json, summary)\n",
+		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json, summary, kcidb)\n",
 			o->format);
+		return -1;
+	}
+	if (!o->origin)
+		o->origin = g_strdup("kmatrix");
+	why = report_kcidb_check(o->origin, o->log_base);
+	if (why) {
+		fprintf(stderr, "kmatrix report: %s\n", why);
+		g_free(why);
 		return -1;
 	}
 	if (o->share < 0) {
@@ -800,6 +817,8 @@ static void opts_free(struct opts *o)
 	g_free(o->output);
 	g_free(o->cache);
 	g_free(o->results);
+	g_free(o->origin);
+	g_free(o->log_base);
 }
 
 static int write_out(const char *path, const GString *text)
@@ -827,6 +846,7 @@ static int build_report(struct report *r, const struct opts *o)
 	int rc = 0;
 
 	r->run = run_load(results, &err);
+	r->cache = g_strdup(cache);
 	if (r->run && o->against) {
 		r->trend = trend_compute(r->run, o->against, o->share / 100.0, &err);
 		if (!r->trend)
@@ -853,6 +873,7 @@ static void report_free(struct report *r)
 	trend_free(r->trend);
 	if (r->drift)
 		g_ptr_array_free(r->drift, TRUE);
+	g_free(r->cache);
 }
 
 int cmd_report(int argc, char **argv)
@@ -866,6 +887,8 @@ int cmd_report(int argc, char **argv)
 		opts_free(&o);
 		return 2;
 	}
+	r.origin = o.origin;
+	r.log_base = o.log_base;
 	if (build_report(&r, &o) == 0) {
 		out = g_string_new(NULL);
 		renderer(o.format)(out, &r);

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kmatrix report: the per-cell results of a run as markdown, HTML, JUnit
- * XML or JSON, with the trend against an earlier run, the backports' drift
- * from the canonical series and rlimit-abi's table.  Each format is one
- * file (report-<format>.c) rendering the model built by report.c, walked
- * the same way for every format by report-walk.c.
+ * XML, JSON or KCIDB (KernelCI), with the trend against an earlier run,
+ * the backports' drift from the canonical series and rlimit-abi's table.
+ * Each format is one file (report-<format>.c) rendering the model built
+ * by report.c, walked the same way for every format by report-walk.c.
  */
 #ifndef KMATRIX_REPORT_H
 #define KMATRIX_REPORT_H
@@ -80,6 +80,9 @@ struct report {
 	GPtrArray *drift;	/* struct drift * */
 	/* counts over run->cells */
 	int planned, with_result, met, departed, missing;
+	/* kcidb: --origin, --log-base (NULL: file:// URLs), the cache */
+	const char *origin, *log_base;
+	char *cache;
 };
 
 /* report.c: the model and what every format shares */
@@ -169,5 +172,8 @@ void report_html(GString *out, const struct report *r);
 void report_junit(GString *out, const struct report *r);
 void report_json(GString *out, const struct report *r);
 json_t *report_json_value(const struct report *r);
+void report_kcidb(GString *out, const struct report *r);
+/* NULL when --origin and --log-base suit KCIDB, else why not */
+char *report_kcidb_check(const char *origin, const char *log_base);
 
 #endif
