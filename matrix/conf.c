@@ -392,6 +392,22 @@ static gboolean load_arch(struct matrix_conf *m, const char *name, GError **err)
 	return a != NULL;
 }
 
+/* A list of names: none empty, none twice (";;" is a slip, not a name). */
+static gboolean check_list(struct matrix_conf *m, const char *key, char **l,
+			   GError **err)
+{
+	for (int i = 0; l[i]; i++) {
+		if (!l[i][0])
+			return conf_fail(err, m->path, "matrix", key,
+					 "[matrix]: '%s' has an empty entry", key);
+		for (int j = 0; j < i; j++)
+			if (!strcmp(l[i], l[j]))
+				return conf_fail(err, m->path, "matrix", key,
+						 "[matrix]: '%s' lists %s twice", key, l[i]);
+	}
+	return TRUE;
+}
+
 static char **get_list(struct matrix_conf *m, GKeyFile *kf, const char *key,
 		       GError **err)
 {
@@ -399,12 +415,41 @@ static char **get_list(struct matrix_conf *m, GKeyFile *kf, const char *key,
 
 	for (int i = 0; l && l[i]; i++)
 		g_strstrip(l[i]);
-	if (!l || !l[0] || !l[0][0]) {
+	if (!l || !l[0] || (!l[0][0] && !l[1])) {
 		conf_fail(err, m->path, "matrix", key, "[matrix]: '%s' is empty", key);
 		g_strfreev(l);
 		return NULL;
 	}
+	if (!check_list(m, key, l, err)) {
+		g_strfreev(l);
+		return NULL;
+	}
 	return l;
+}
+
+/*
+ * GKeyFile takes any group; a misspelt one ([verison 6.1]) would be
+ * ignored, and what it meant to define silently missing.
+ */
+static gboolean check_matrix_groups(struct matrix_conf *m, GKeyFile *kf, GError **err)
+{
+	static const char *const prefixes[] = { "version ", "headers-only ", "exclude ", NULL };
+	char **groups = g_key_file_get_groups(kf, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; groups[i] && ok; i++) {
+		const char *g = groups[i];
+		gboolean known = !strcmp(g, "matrix");
+
+		for (int p = 0; prefixes[p] && !known; p++)
+			known = g_str_has_prefix(g, prefixes[p]) && g[strlen(prefixes[p])];
+		if (!known)
+			ok = conf_fail(err, m->path, g, NULL,
+				       "unknown group [%s] (expected [matrix], [version <v>], "
+				       "[headers-only <arch>] or [exclude <version> <arch>])", g);
+	}
+	g_strfreev(groups);
+	return ok;
 }
 
 static void headers_only_free(struct headers_only *h)
@@ -534,6 +579,8 @@ static gboolean load_matrix(struct matrix_conf *m, GKeyFile *kf, GError **err)
 	char **versions = NULL, **arches = NULL, *exp;
 	gboolean ok;
 
+	if (!check_matrix_groups(m, kf, err))
+		return FALSE;
 	if (!g_key_file_has_group(kf, "matrix"))
 		return conf_fail(err, m->path, NULL, NULL, "missing group [matrix]");
 	ok = check_keys(kf, m->path, "matrix", matrix_keys, matrix_required, err);
