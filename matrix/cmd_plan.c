@@ -162,6 +162,8 @@ int cmd_plan(int argc, char **argv)
 		g_printerr("kmatrix plan: unexpected argument (see kmatrix plan --help)\n");
 		return 2;
 	}
+	/* Planning boots nothing: a machine without QEMU can split the work. */
+	o.no_boot = TRUE;
 	rc = plan_prepare(&p, &o);
 	if (!rc && as_json) {
 		json_t *j = plan_json(&p);

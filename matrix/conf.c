@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "conf.h"
 
@@ -829,6 +830,57 @@ int conf_qemu(const struct arch_conf *a, const char *version, struct qemu_conf *
 		return -1;
 	}
 	return 0;
+}
+
+/* Would execvp() find @name on @path (a $PATH list)? */
+static gboolean on_path(const char *name, const char *path)
+{
+	char **dirs;
+	gboolean found = FALSE;
+
+	if (strchr(name, '/'))
+		return g_file_test(name, G_FILE_TEST_IS_REGULAR) && !access(name, X_OK);
+	dirs = g_strsplit(path ? path : "", ":", -1);
+	for (int i = 0; dirs[i] && !found; i++) {
+		/* an empty entry is the current directory, as for execvp() */
+		char *p = g_build_filename(*dirs[i] ? dirs[i] : ".", name, NULL);
+
+		found = g_file_test(p, G_FILE_TEST_IS_REGULAR) && !access(p, X_OK);
+		g_free(p);
+	}
+	g_strfreev(dirs);
+	return found;
+}
+
+/*
+ * Not a load-time check: `kmatrix conf` and the tools read arch.conf on
+ * machines without QEMU.  A run checks before it lays or builds anything,
+ * rather than finding out at the first boot an hour later.
+ */
+gboolean conf_check_qemu(const struct arch_conf *a, const char *path, GError **err)
+{
+	char **groups = g_key_file_get_groups(a->kf, NULL);
+	gboolean ok = TRUE;
+
+	for (int i = 0; groups[i] && ok; i++) {
+		const char *g = groups[i];
+		char *bin;
+
+		if ((strcmp(g, "qemu") && strncmp(g, "qemu ", 5)) ||
+		    !g_key_file_has_key(a->kf, g, "binary", NULL))
+			continue;
+		bin = get_str(a->kf, g, "binary");
+		if (!*bin)
+			ok = conf_fail(err, a->path, g, "binary", "[%s]: 'binary' is empty", g);
+		else if (!on_path(bin, path))
+			ok = conf_fail(err, a->path, g, "binary",
+				       "[%s]: QEMU binary %s not found%s (tools/setup-host "
+				       "installs the arch's host_packages)", g, bin,
+				       strchr(bin, '/') ? "" : " on PATH");
+		g_free(bin);
+	}
+	g_strfreev(groups);
+	return ok;
 }
 
 void qemu_conf_clear(struct qemu_conf *q)

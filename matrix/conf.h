@@ -98,6 +98,12 @@ const struct exclusion *conf_excluded(const struct matrix_conf *m, const char *v
 int conf_qemu(const struct arch_conf *a, const char *version,
 	      struct qemu_conf *out, GError **err);
 void qemu_conf_clear(struct qemu_conf *q);
+/*
+ * Every QEMU binary @a names ([qemu] and its quirk groups) must be an
+ * executable found on @path (a $PATH list), as the boot's execvp() looks
+ * for it; else FALSE, @err naming the line of that `binary` key.
+ */
+gboolean conf_check_qemu(const struct arch_conf *a, const char *path, GError **err);
 
 /* Compare dotted version strings numerically ("5.10" > "5.9"). */
 int version_cmp(const char *a, const char *b);

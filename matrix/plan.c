@@ -55,6 +55,19 @@ static gboolean check_names(char **list, GPtrArray *known, size_t name_off,
 	return TRUE;
 }
 
+/* The QEMU of every arch that will boot, before anything is laid or built. */
+static gboolean check_qemu(const struct plan *p, GError **err)
+{
+	for (guint i = 0; i < p->m->arches->len; i++) {
+		const struct arch_conf *a = p->m->arches->pdata[i];
+
+		if (plan_selected(p->arches, a->name) &&
+		    !conf_check_qemu(a, g_getenv("PATH"), err))
+			return FALSE;
+	}
+	return TRUE;
+}
+
 static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 {
 	p->m = conf_open(p->top, o->matrix, err);
@@ -67,6 +80,8 @@ static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 			 "version", p->m->path, err) ||
 	    !check_names(p->arches, p->m->arches, G_STRUCT_OFFSET(struct arch_conf, name),
 			 "arch", p->m->path, err))
+		return 2;
+	if (!o->no_boot && !check_qemu(p, err))
 		return 2;
 	p->exp = expect_load(p->m->expectations, err);
 	if (!p->exp)

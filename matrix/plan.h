@@ -23,6 +23,7 @@ struct plan_opts {
 	int shards;		/* plan: split into this many shares (0: none) */
 	char *distcc;		/* distcc host list; NULL: $KMATRIX_DISTCC_HOSTS */
 	gboolean force;
+	gboolean no_boot;	/* plan: nothing boots, QEMU need not be installed */
 };
 
 struct version_run {
@@ -64,7 +65,11 @@ struct plan {
 	char *series_sha;	/* every version's step patches */
 };
 
-/* Parse the common options of run/bisect; 2 on usage error. */
+/*
+ * Parse the common options of run/bisect and read the matrix, the QEMU
+ * of its selected arches (unless no_boot) and the expectations; 2 on a
+ * usage error or an input file in error (@err names the file and line).
+ */
 int plan_open(struct plan *p, const struct plan_opts *o, GError **err);
 /* Lay, apply, pack and build the list of cells with their keys. */
 int plan_cells(struct plan *p);
