@@ -54,12 +54,77 @@ static struct step *baseline_step(const struct version_conf *v)
 	return s;
 }
 
+/*
+ * A patch git am would take but mangle, or that cannot be one: empty,
+ * binary (a NUL byte), or with CRLF line endings (git am strips the CRs,
+ * so the key hashes other bytes than the commit holds).  A file kmatrix
+ * cannot read is left to apply, which knows whose fault that is.
+ */
+static gboolean check_patch_file(const char *patch, const char *what, GError **err)
+{
+	char *text = NULL, *bad;
+	gsize len;
+	const char *why = NULL;
+	int line = 1;
+
+	if (!g_file_get_contents(patch, &text, &len, NULL))
+		return TRUE;
+	if (!len) {
+		why = "empty patch";
+	} else if ((bad = memchr(text, '\0', len))) {
+		why = "binary file (a NUL byte), not a patch";
+	} else if ((bad = strstr(text, "\r\n"))) {
+		why = "CRLF line ending (a patch has LF line endings)";
+	}
+	for (const char *c = text; why && len && c < bad; c++)
+		line += *c == '\n';
+	if (why)
+		g_set_error(err, APPLY_ERROR, 1, "%s:%d: %s (%s)", patch, line, why, what);
+	g_free(text);
+	return !why;
+}
+
+/* Two steps of one patch would be the same commit twice: a slip. */
+static struct step *step_of_patch(GPtrArray *steps, const char *patch)
+{
+	for (guint i = 0; i < steps->len; i++) {
+		struct step *s = steps->pdata[i];
+
+		if (s->patch && !strcmp(s->patch, patch))
+			return s;
+	}
+	return NULL;
+}
+
+static gboolean check_order_patch(GPtrArray *steps, const char *path, int lineno,
+				  const char *id, const char *patch, GError **err)
+{
+	struct step *twice = step_of_patch(steps, patch);
+	char *what;
+	gboolean ok;
+
+	if (!g_file_test(patch, G_FILE_TEST_IS_REGULAR)) {
+		g_set_error(err, APPLY_ERROR, 1, "%s:%d: %s does not exist", path, lineno, patch);
+		return FALSE;
+	}
+	if (twice) {
+		g_set_error(err, APPLY_ERROR, 1, "%s:%d: %s is step %s's patch already",
+			    path, lineno, patch, twice->id);
+		return FALSE;
+	}
+	what = g_strdup_printf("step %s, %s:%d", id, path, lineno);
+	ok = check_patch_file(patch, what, err);
+	g_free(what);
+	return ok;
+}
+
 static gboolean parse_order_line(GPtrArray *steps, const char *series,
 				 const char *path, int lineno, char *line,
 				 GError **err)
 {
 	char **f = g_regex_split_simple("\\s+", g_strstrip(line), 0, 0);
 	gboolean ok = g_strv_length(f) == 2 && *f[0] && *f[1];
+	char *p = NULL;
 
 	if (!ok)
 		g_set_error(err, APPLY_ERROR, 1, "%s:%d: expected 'step-id patch-file': %s",
@@ -74,14 +139,16 @@ static gboolean parse_order_line(GPtrArray *steps, const char *series,
 		}
 	}
 	if (ok) {
-		char *p = g_build_filename(series, f[1], NULL);
-		struct step *s = step_new(f[0], p);
+		/* "./x.patch" and "x.patch" are one patch */
+		char *base = g_canonicalize_filename(series, NULL);
 
-		if (!g_file_test(p, G_FILE_TEST_IS_REGULAR))
-			s->failure = g_strdup_printf("%s:%d: %s does not exist", path, lineno, p);
-		g_ptr_array_add(steps, s);
-		g_free(p);
+		p = g_canonicalize_filename(f[1], base);
+		g_free(base);
+		ok = check_order_patch(steps, path, lineno, f[0], p, err);
 	}
+	if (ok)
+		g_ptr_array_add(steps, step_new(f[0], p));
+	g_free(p);
 	g_strfreev(f);
 	return ok;
 }
@@ -114,10 +181,14 @@ static gboolean read_order(GPtrArray *steps, const char *series, GError **err)
 GPtrArray *apply_plan(const struct version_conf *v, GError **err)
 {
 	GPtrArray *steps = g_ptr_array_new_with_free_func((GDestroyNotify)step_free);
+	struct step *base = baseline_step(v);
+	char *what = g_strdup_printf("the baseline of %s", v->name);
+	gboolean ok = !base->patch || check_patch_file(base->patch, what, err);
 
+	g_free(what);
 	g_ptr_array_add(steps, step_new("stock", NULL));
-	g_ptr_array_add(steps, baseline_step(v));
-	if (!read_order(steps, v->series, err)) {
+	g_ptr_array_add(steps, base);
+	if (!ok || !read_order(steps, v->series, err)) {
 		g_ptr_array_free(steps, TRUE);
 		return NULL;
 	}

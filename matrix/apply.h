@@ -27,7 +27,9 @@ struct step {
 
 /*
  * The version's steps from its baseline directory and series `order`.
- * Returns NULL with @err (file:line) on a malformed order file.
+ * Returns NULL with @err (file:line) on a malformed order file, one
+ * naming a patch that is missing or already a step's, and on a patch
+ * file that is empty, binary or has CRLF line endings.
  */
 GPtrArray *apply_plan(const struct version_conf *v, GError **err);
 /*

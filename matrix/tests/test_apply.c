@@ -285,7 +285,9 @@ static void test_bad_order(void **state)
 	GError *err = NULL;
 	char *want;
 
-	assert_int_equal(sh("cd %s && mkdir -p badorder && printf 'uapi a.patch\\n\\nnice\\n' > badorder/order", dir), 0);
+	assert_int_equal(sh("cd %s && mkdir -p badorder && cp series/0001-*.patch badorder/a.patch && "
+			    "cp series/0002-*.patch badorder/b.patch && "
+			    "printf 'uapi a.patch\\n\\nnice\\n' > badorder/order", dir), 0);
 	assert_null(apply_plan(&v, &err));
 	want = g_strdup_printf("%s/badorder/order:3: expected 'step-id patch-file'", dir);
 	assert_true(g_str_has_prefix(err->message, want));
