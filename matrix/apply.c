@@ -197,6 +197,50 @@ GPtrArray *apply_plan(const struct version_conf *v, GError **err)
 	return steps;
 }
 
+static void add_ids(GPtrArray *ids, GPtrArray *steps)
+{
+	for (guint i = 0; i < steps->len; i++) {
+		const struct step *s = steps->pdata[i];
+
+		if (!g_ptr_array_find_with_equal_func(ids, s->id, g_str_equal, NULL))
+			g_ptr_array_add(ids, g_strdup(s->id));
+	}
+}
+
+/* The ids of @series/order, when there is one (a new version has none yet). */
+static gboolean add_order_ids(GPtrArray *ids, const char *series, GError **err)
+{
+	char *order = g_build_filename(series, "order", NULL);
+	GPtrArray *steps = g_ptr_array_new_with_free_func((GDestroyNotify)step_free);
+	gboolean ok = !g_file_test(order, G_FILE_TEST_IS_REGULAR) ||
+		      read_order(steps, series, err);
+
+	add_ids(ids, steps);
+	g_ptr_array_free(steps, TRUE);
+	g_free(order);
+	return ok;
+}
+
+char **apply_step_ids(const struct matrix_conf *m, GError **err)
+{
+	GPtrArray *ids = g_ptr_array_new();
+	char *canon = g_build_filename(m->top, "series", NULL);
+	gboolean ok = TRUE;
+
+	g_ptr_array_add(ids, g_strdup("stock"));
+	g_ptr_array_add(ids, g_strdup("baseline"));
+	for (guint i = 0; ok && i < m->versions->len; i++)
+		ok = add_order_ids(ids, ((struct version_conf *)m->versions->pdata[i])->series, err);
+	ok = ok && add_order_ids(ids, canon, err);
+	g_free(canon);
+	g_ptr_array_add(ids, NULL);
+	if (!ok) {
+		g_strfreev((char **)g_ptr_array_free(ids, FALSE));
+		return NULL;
+	}
+	return (char **)g_ptr_array_free(ids, FALSE);
+}
+
 /* Remember which patch produced which commit, so an unchanged step is kept. */
 static char *state_path(const char *tree)
 {

@@ -33,6 +33,12 @@ struct step {
  */
 GPtrArray *apply_plan(const struct version_conf *v, GError **err);
 /*
+ * Every step id of @m: stock, baseline, the ids of every version's order
+ * and of the canonical series/ (a run of a variant series shares its
+ * expectations).  NULL with @err when an order file is malformed.
+ */
+char **apply_step_ids(const struct matrix_conf *m, GError **err);
+/*
  * Bring tags step/<id> up to date in @tree (re-applying only from the first
  * step whose patch or parent changed) and fill in each step's commit or
  * failure.  @logdir receives <step>.apply.log.  A step git itself failed

@@ -22,27 +22,46 @@ static const enum expect_outcome key_outcome[K_N] = {
 
 struct step_expect {
 	GPtrArray *specs[K_N];	/* GPatternSpec * */
+	GPtrArray *texts[K_N];	/* char *: the same patterns, as written */
 	GPtrArray *literals[K_N]; /* char *: patterns without wildcards */
+	int line;		/* of [step <id>] */
+};
+
+/* A glob as written in the file, for checking it against the case list. */
+struct written {
+	char *pattern;
+	char *where;		/* "[step nice] fail", "[groups] nice" */
+	int line;
 };
 
 struct expectations {
 	char *path;
 	GHashTable *steps;	/* step id -> struct step_expect * */
+	GPtrArray *written;	/* struct written * */
 };
 
 struct loader {
 	const char *path;
 	GKeyFile *kf;
 	GHashTable *lines;	/* "group" or "group\nkey" -> line number */
+	GPtrArray *written;	/* the expectations' */
 };
 
 static void step_free(struct step_expect *s)
 {
 	for (int k = 0; k < K_N; k++) {
 		g_ptr_array_free(s->specs[k], TRUE);
+		g_ptr_array_free(s->texts[k], TRUE);
 		g_ptr_array_free(s->literals[k], TRUE);
 	}
 	g_free(s);
+}
+
+static void written_free(struct written *w)
+{
+	g_free(w->pattern);
+	g_free(w->where);
+	g_free(w);
 }
 
 static int line_of(const struct loader *ld, const char *group,
@@ -88,6 +107,27 @@ static char *group_key(const char *group, const char *l, const char *eq)
 	return gk;
 }
 
+/*
+ * GKeyFile merges a group given twice and keeps the last of a key given
+ * twice: in a hand-edited file, either is a slip that changes verdicts.
+ */
+static gboolean note_line(struct loader *ld, char *id, int line, GError **err)
+{
+	const char *nl = strchr(id, '\n');
+	gboolean ok = !g_hash_table_contains(ld->lines, id);
+
+	if (!ok && nl)
+		fail_at(ld, line, err, "duplicate key %s in [%.*s]", nl + 1,
+			(int)(nl - id), id);
+	else if (!ok)
+		fail_at(ld, line, err, "duplicate group [%s]", id);
+	if (ok)
+		g_hash_table_insert(ld->lines, id, GINT_TO_POINTER(line));
+	else
+		g_free(id);
+	return ok;
+}
+
 /* Record the line of every group and key; reject lines GKeyFile would. */
 static gboolean scan_lines(struct loader *ld, const char *text, GError **err)
 {
@@ -104,8 +144,7 @@ static gboolean scan_lines(struct loader *ld, const char *text, GError **err)
 		if (*l == '[' && l[strlen(l) - 1] == ']') {
 			g_free(group);
 			group = g_strndup(l + 1, strlen(l) - 2);
-			g_hash_table_insert(ld->lines, g_strdup(group),
-					    GINT_TO_POINTER(i + 1));
+			ok = note_line(ld, g_strdup(group), i + 1, err);
 			continue;
 		}
 		eq = strchr(l, '=');
@@ -115,8 +154,7 @@ static gboolean scan_lines(struct loader *ld, const char *text, GError **err)
 		else if (!group)
 			ok = fail_at(ld, i + 1, err, "key before the first [group]");
 		else
-			g_hash_table_insert(ld->lines, group_key(group, l, eq),
-					    GINT_TO_POINTER(i + 1));
+			ok = note_line(ld, group_key(group, l, eq), i + 1, err);
 	}
 	g_free(group);
 	g_strfreev(lines);
@@ -127,6 +165,18 @@ static gboolean add_patterns(const struct loader *ld, struct step_expect *s,
 			     int k, const char *group, const char *key,
 			     int nesting, GError **err);
 
+/* Each glob once, where it is written (nesting 0: a step's or [groups]'). */
+static void note_written(const struct loader *ld, const char *group,
+			 const char *key, const char *pat)
+{
+	struct written *w = g_new0(struct written, 1);
+
+	w->pattern = g_strdup(pat);
+	w->where = g_strdup_printf("[%s] %s", group, key);
+	w->line = line_of(ld, group, key);
+	g_ptr_array_add(ld->written, w);
+}
+
 /* Add one pattern of @group/@key (expanding @refs) to @s's list @k. */
 static gboolean add_pattern(const struct loader *ld, struct step_expect *s,
 			    int k, const char *group, const char *key,
@@ -134,8 +184,11 @@ static gboolean add_pattern(const struct loader *ld, struct step_expect *s,
 {
 	if (pat[0] != '@') {
 		g_ptr_array_add(s->specs[k], g_pattern_spec_new(pat));
+		g_ptr_array_add(s->texts[k], g_strdup(pat));
 		if (!strpbrk(pat, "*?"))
 			g_ptr_array_add(s->literals[k], g_strdup(pat));
+		if (!nesting)
+			note_written(ld, group, key, pat);
 		return TRUE;
 	}
 	if (!g_key_file_has_key(ld->kf, "groups", pat + 1, NULL))
@@ -173,9 +226,64 @@ static struct step_expect *step_new(void)
 	for (int k = 0; k < K_N; k++) {
 		s->specs[k] = g_ptr_array_new_with_free_func(
 			(GDestroyNotify)g_pattern_spec_free);
+		s->texts[k] = g_ptr_array_new_with_free_func(g_free);
 		s->literals[k] = g_ptr_array_new_with_free_func(g_free);
 	}
 	return s;
+}
+
+/* The pattern of list @k that takes @pat (@pat itself or a glob), or NULL. */
+static const char *taken_by(const struct step_expect *s, int k,
+			    const char *pat)
+{
+	bool literal = !strpbrk(pat, "*?");
+
+	for (guint i = 0; i < s->texts[k]->len; i++) {
+		const char *t = s->texts[k]->pdata[i];
+
+		if (!strcmp(t, pat) ||
+		    (literal &&
+		     g_pattern_spec_match_string(s->specs[k]->pdata[i], pat)))
+			return t;
+	}
+	return NULL;
+}
+
+/* Does a key before @k take @pat, the pattern of key @k? */
+static gboolean check_taken(const struct loader *ld, const char *group,
+			    const struct step_expect *s, int k,
+			    const char *pat, GError **err)
+{
+	int line = line_of(ld, group, key_names[k]);
+
+	for (int e = 0; e < k; e++) {
+		const char *t = taken_by(s, e, pat);
+
+		if (t && !strcmp(t, pat))
+			return fail_at(ld, line, err, "[%s]: %s is in both %s= and %s=",
+				       group, pat, key_names[e], key_names[k]);
+		if (t)
+			return fail_at(ld, line, err,
+				       "[%s]: %s is in both %s= (as %s) and %s=",
+				       group, pat, key_names[e], t, key_names[k]);
+	}
+	return TRUE;
+}
+
+/*
+ * The first key with a matching pattern decides, so a case named in pass=
+ * that fail= takes already is dead text saying the opposite of what holds.
+ * Without the case list only the provable overlaps: the same pattern in
+ * two keys, or a name a glob of an earlier key matches.
+ */
+static gboolean check_overlap(const struct loader *ld, const char *group,
+			      const struct step_expect *s, GError **err)
+{
+	for (int k = 1; k < K_N; k++)
+		for (guint i = 0; i < s->texts[k]->len; i++)
+			if (!check_taken(ld, group, s, k, s->texts[k]->pdata[i], err))
+				return FALSE;
+	return TRUE;
 }
 
 static struct step_expect *load_step(const struct loader *ld,
@@ -199,6 +307,8 @@ static struct step_expect *load_step(const struct loader *ld,
 			ok = add_patterns(ld, s, k, group, keys[i], 0, err);
 	}
 	g_strfreev(keys);
+	ok = ok && check_overlap(ld, group, s, err);
+	s->line = line_of(ld, group, NULL);
 	if (!ok) {
 		step_free(s);
 		return NULL;
@@ -259,8 +369,11 @@ struct expectations *expect_load(const char *path, GError **err)
 	e->path = g_strdup(path);
 	e->steps = g_hash_table_new_full(g_str_hash, g_str_equal, g_free,
 					 (GDestroyNotify)step_free);
+	e->written = g_ptr_array_new_with_free_func(
+		(GDestroyNotify)written_free);
 	ld.kf = g_key_file_new();
 	ld.lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	ld.written = e->written;
 	ok = g_file_get_contents(path, &text, NULL, &kerr);
 	if (!ok)
 		fail_at(&ld, 0, err, "%s", kerr->message);
@@ -289,8 +402,101 @@ void expect_free(struct expectations *e)
 	if (!e)
 		return;
 	g_hash_table_destroy(e->steps);
+	g_ptr_array_free(e->written, TRUE);
 	g_free(e->path);
 	g_free(e);
+}
+
+static gboolean check_fail(const struct expectations *e, int line,
+			   GError **err, const char *fmt, ...)
+	G_GNUC_PRINTF(4, 5);
+
+static gboolean check_fail(const struct expectations *e, int line,
+			   GError **err, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	g_set_error(err, G_KEY_FILE_ERROR, G_KEY_FILE_ERROR_INVALID_VALUE,
+		    "%s:%d: %s", e->path, line, msg);
+	g_free(msg);
+	return FALSE;
+}
+
+gboolean expect_check_steps(const struct expectations *e,
+			    const char *const *steps, GError **err)
+{
+	GHashTableIter it;
+	gpointer id, v;
+	const struct step_expect *first = NULL;
+	const char *first_id = NULL;
+	char *known;
+	gboolean ok;
+
+	/* the earliest in the file, so the message does not depend on hashing */
+	g_hash_table_iter_init(&it, e->steps);
+	while (g_hash_table_iter_next(&it, &id, &v)) {
+		const struct step_expect *s = v;
+
+		if (g_strv_contains(steps, id) || (first && first->line < s->line))
+			continue;
+		first = s;
+		first_id = id;
+	}
+	if (!first)
+		return TRUE;
+	known = g_strjoinv(" ", (char **)steps);
+	ok = check_fail(e, first->line, err,
+			"[step %s]: no order file has a step %s (steps: %s)",
+			first_id, first_id, known);
+	g_free(known);
+	return ok;
+}
+
+static bool matches_any(const char *pattern, const char *const *cases)
+{
+	GPatternSpec *spec = g_pattern_spec_new(pattern);
+	bool found = false;
+
+	for (int i = 0; cases[i] && !found; i++)
+		found = g_pattern_spec_match_string(spec, cases[i]);
+	g_pattern_spec_free(spec);
+	return found;
+}
+
+gboolean expect_check_cases(const struct expectations *e,
+			    const char *const *cases, GError **err)
+{
+	for (guint i = 0; i < e->written->len; i++) {
+		const struct written *w = e->written->pdata[i];
+
+		if (!matches_any(w->pattern, cases))
+			return check_fail(e, w->line, err,
+					  "%s: %s matches no case of "
+					  "rlimit-tests --list",
+					  w->where, w->pattern);
+	}
+	return TRUE;
+}
+
+char **expect_list_cases(const char *text)
+{
+	char **lines = g_strsplit(text ? text : "", "\n", -1);
+	GPtrArray *cases = g_ptr_array_new();
+
+	for (int i = 0; lines[i]; i++) {
+		char *l = g_strstrip(lines[i]);
+		size_t n = strcspn(l, " \t");
+
+		if (n)
+			g_ptr_array_add(cases, g_strndup(l, n));
+	}
+	g_strfreev(lines);
+	g_ptr_array_add(cases, NULL);
+	return (char **)g_ptr_array_free(cases, FALSE);
 }
 
 bool expect_has_step(const struct expectations *e, const char *step)

@@ -20,6 +20,18 @@ void expect_free(struct expectations *e);
 bool expect_has_step(const struct expectations *e, const char *step);
 enum expect_outcome expect_lookup(const struct expectations *e,
 				  const char *step, const char *test);
+/*
+ * Checks that need what the file alone does not say; each error names
+ * the file and line.  Every [step <id>] must be one of @steps (every step
+ * id of the matrix); every glob, in [groups] or a step, must match one of
+ * @cases (the names `rlimit-tests --list` prints).
+ */
+gboolean expect_check_steps(const struct expectations *e,
+			    const char *const *steps, GError **err);
+gboolean expect_check_cases(const struct expectations *e,
+			    const char *const *cases, GError **err);
+/* The case names of `rlimit-tests --list` output ("name step-group" lines). */
+char **expect_list_cases(const char *text);
 
 /* One test as judged. */
 struct judged_case {

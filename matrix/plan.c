@@ -68,6 +68,16 @@ static gboolean check_qemu(const struct plan *p, GError **err)
 	return TRUE;
 }
 
+/* Every [step] of the expectations is a step some order file has. */
+static gboolean check_steps(const struct plan *p, GError **err)
+{
+	char **ids = apply_step_ids(p->m, err);
+	gboolean ok = ids && expect_check_steps(p->exp, (const char *const *)ids, err);
+
+	g_strfreev(ids);
+	return ok;
+}
+
 static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 {
 	p->m = conf_open(p->top, o->matrix, err);
@@ -84,7 +94,7 @@ static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 	if (!o->no_boot && !check_qemu(p, err))
 		return 2;
 	p->exp = expect_load(p->m->expectations, err);
-	if (!p->exp)
+	if (!p->exp || !check_steps(p, err))
 		return 2;
 	p->expectations_sha = key_file_sha256(p->m->expectations);
 	return 0;
@@ -392,10 +402,67 @@ static void plan_version(struct plan *p, struct version_run *vr)
 	g_ptr_array_free(arches, TRUE);
 }
 
+/* What `BIN --list` prints, for each test binary of the selected arches. */
+static void list_binary(GString *out, const char *bin)
+{
+	char *argv[] = { (char *)bin, "--list", NULL };
+	char *text = NULL;
+
+	if (g_file_test(bin, G_FILE_TEST_IS_REGULAR))
+		text = run_capture(argv, NULL, NULL);
+	if (text)
+		g_string_append_printf(out, "%s\n", text);
+	g_free(text);
+}
+
+/*
+ * The case list lives in the test binaries, not in a file: every glob of
+ * the expectations must match a case of those that run on this host (an
+ * x86_64 host runs x86_64's; a foreign arch's fails to exec and is left
+ * out).  When none runs there is nothing to check against.
+ */
+static gboolean check_cases(const struct plan *p)
+{
+	GString *text = g_string_new(NULL);
+	GError *err = NULL;
+	char **cases;
+	gboolean ok = TRUE;
+
+	for (guint i = 0; i < p->m->arches->len; i++) {
+		const struct arch_conf *a = p->m->arches->pdata[i];
+		char *bin = g_build_filename(p->top, "build", "guest", a->name,
+					     "rlimit-tests", NULL);
+		char *compat = g_strdup_printf("%s-%s", bin, a->compat);
+
+		if (plan_selected(p->arches, a->name)) {
+			list_binary(text, bin);
+			if (*a->compat)
+				list_binary(text, compat);
+		}
+		g_free(bin);
+		g_free(compat);
+	}
+	cases = expect_list_cases(text->str);
+	if (!cases[0])
+		g_printerr("kmatrix: no test binary runs here: the globs of %s are not checked "
+			   "against rlimit-tests --list\n", p->m->expectations);
+	else if (!expect_check_cases(p->exp, (const char *const *)cases, &err))
+		ok = FALSE;
+	if (!ok)
+		g_printerr("kmatrix: %s\n", err->message);
+	g_clear_error(&err);
+	g_strfreev(cases);
+	g_string_free(text, TRUE);
+	return ok;
+}
+
 int plan_cells(struct plan *p)
 {
-	GHashTable *steps = plan_steps(p);
+	GHashTable *steps;
 
+	if (!check_cases(p))
+		return 2;
+	steps = plan_steps(p);
 	if (!steps)
 		return 2;
 	p->series_sha = plan_series_sha(p->m);

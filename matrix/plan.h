@@ -71,7 +71,11 @@ struct plan {
  * usage error or an input file in error (@err names the file and line).
  */
 int plan_open(struct plan *p, const struct plan_opts *o, GError **err);
-/* Lay, apply, pack and build the list of cells with their keys. */
+/*
+ * Check the expectations' globs against the test binaries' case list (2
+ * when one matches no case), then lay, apply, pack and build the list of
+ * cells with their keys.
+ */
 int plan_cells(struct plan *p);
 /* plan_open() and plan_cells(), errors printed; plan_close() it after. */
 int plan_prepare(struct plan *p, const struct plan_opts *o);
