@@ -11,6 +11,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <glob.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -416,9 +417,31 @@ static void test_verbs_exit_2(void **state)
 }
 
 /*
+ * Is @bin older than the expectations or a guest-tests source?  Then its
+ * list may lack the cases an edit in progress adds (make rebuilds it
+ * before a run, check-matrix-unit does not).
+ */
+static bool stale(const char *bin)
+{
+	const char *const globs[] = {
+		"../../series/expectations", "../../guest-tests/*.[ch]", NULL
+	};
+	struct stat b, s;
+	glob_t g = { 0 };
+	bool old = stat(bin, &b) != 0;
+
+	for (int i = 0; globs[i]; i++)
+		glob(globs[i], i ? GLOB_APPEND : 0, NULL, &g);
+	for (size_t i = 0; !old && i < g.gl_pathc; i++)
+		old = stat(g.gl_pathv[i], &s) == 0 && s.st_mtime > b.st_mtime;
+	globfree(&g);
+	return old;
+}
+
+/*
  * The project's own inputs pass the checks a run makes: its expectations
  * name only steps its order files have, and (where the x86_64 test binary
- * is built and runs) every glob matches a case.
+ * is built, up to date and runs) every glob matches a case.
  */
 static void test_project_inputs(void **state)
 {
@@ -437,7 +460,8 @@ static void test_project_inputs(void **state)
 	ids = apply_step_ids(m, &err);
 	if (!ids || !expect_check_steps(e, (const char *const *)ids, &err))
 		fail_msg("%s", err->message);
-	if (g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+	if (!stale(argv[0]) &&
+	    g_spawn_sync(NULL, argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
 			 &status, NULL) && status == 0) {
 		list = expect_list_cases(out);
 		assert_true(g_strv_length(list) > 50);
@@ -445,7 +469,8 @@ static void test_project_inputs(void **state)
 			fail_msg("%s", err->message);
 		g_strfreev(list);
 	} else {
-		print_message("# %s does not run here: globs not checked\n", argv[0]);
+		print_message("# %s is not built, out of date or does not run here: "
+			      "globs not checked\n", argv[0]);
 	}
 	g_free(out);
 	g_strfreev(ids);
