@@ -22,6 +22,7 @@ include guest-tests/build.mk
 include tools/build.mk
 include tests/check.mk
 include tests/report/build.mk
+include tests/port/build.mk
 include bench/build.mk
 
 # All set-up through apt; idempotent, prints what it installs.

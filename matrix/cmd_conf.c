@@ -27,7 +27,7 @@ struct field {
 #define AF(k) { #k, G_STRUCT_OFFSET(struct arch_conf, k) }
 
 static const struct field version_fields[] = {
-	VF(package), VF(tarball), VF(baseline), VF(series), { NULL }
+	VF(package), VF(tarball), VF(git), VF(ref), VF(baseline), VF(series), { NULL }
 };
 
 static const struct field arch_fields[] = {

@@ -53,6 +53,12 @@ int cmd_run(int argc, char **argv)
 		  "Results directory (default: <cache>/results)", "DIR" },
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &o.matrix,
 		  "Matrix definition (default: matrix/matrix.conf)", "FILE" },
+		{ "tree", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.trees,
+		  "Version V's tree from a git repository at REF, for this run only "
+		  "(repeatable; runs only these versions unless --versions)", "V=PATH@REF" },
+		{ "series", 0, 0, G_OPTION_ARG_FILENAME, &o.series,
+		  "With --tree: the backport directory (baseline/, series/) or series directory "
+		  "to use (default: the matrix's, or backports/V)", "DIR" },
 		{ NULL }
 	};
 	struct plan p;

@@ -15,7 +15,9 @@
 static const char *const matrix_keys[] = { "versions", "arches", "expectations",
 	"arch_configs", NULL };
 static const char *const matrix_required[] = { "versions", "arches", "expectations", NULL };
-static const char *const version_keys[] = { "package", "tarball", "baseline", "series", NULL };
+static const char *const version_keys[] = { "package", "tarball", "git", "ref", "baseline",
+	"series", NULL };
+static const char *const version_required[] = { "baseline", "series", NULL };
 static const char *const arch_keys[] = { "kernel_arch", "cross_compile", "guest_cc",
 	"debian_arch", "image", "image_target", "fragment", "init", "triplet", "userland",
 	"compat", "compat_cc", "uapi_arch", "compat_uapi_arch", "skip", "host_packages",
@@ -211,6 +213,28 @@ static char *get_str(GKeyFile *kf, const char *group, const char *key)
 	return v ? g_strstrip(v) : g_strdup("");
 }
 
+/* A version's tree comes from a package (package, tarball) or a git repository (git, ref). */
+static gboolean check_source(struct matrix_conf *m, GKeyFile *kf, const char *group,
+			     GError **err)
+{
+	static const char *const pkg[] = { "package", "tarball" }, *const git[] = { "git", "ref" };
+	gboolean from_git = g_key_file_has_key(kf, group, "git", NULL) ||
+			g_key_file_has_key(kf, group, "ref", NULL);
+	const char *const *want = from_git ? git : pkg, *const *not = from_git ? pkg : git;
+
+	for (int i = 0; i < 2; i++) {
+		if (g_key_file_has_key(kf, group, not[i], NULL))
+			return conf_fail(err, m->path, group, not[i],
+					 "[%s]: '%s' with '%s': a tree comes from a package "
+					 "(package, tarball) or a git repository (git, ref)",
+					 group, not[i], want[0]);
+		if (!g_key_file_has_key(kf, group, want[i], NULL))
+			return conf_fail(err, m->path, group, NULL, "[%s]: missing key '%s'",
+					 group, want[i]);
+	}
+	return TRUE;
+}
+
 static gboolean load_version(struct matrix_conf *m, GKeyFile *kf, const char *name,
 			     GError **err)
 {
@@ -225,12 +249,20 @@ static gboolean load_version(struct matrix_conf *m, GKeyFile *kf, const char *na
 		g_free(group);
 		return ok;
 	}
-	ok = check_keys(kf, m->path, group, version_keys, version_keys, err);
+	ok = check_keys(kf, m->path, group, version_keys, version_required, err) &&
+	     check_source(m, kf, group, err);
 	if (ok) {
 		v = g_new0(struct version_conf, 1);
 		v->name = g_strdup(name);
-		v->package = get_str(kf, group, "package");
-		v->tarball = get_str(kf, group, "tarball");
+		if (g_key_file_has_key(kf, group, "git", NULL)) {
+			s = get_str(kf, group, "git");
+			v->git = project_path(m->top, s);
+			g_free(s);
+			v->ref = get_str(kf, group, "ref");
+		} else {
+			v->package = get_str(kf, group, "package");
+			v->tarball = get_str(kf, group, "tarball");
+		}
 		s = get_str(kf, group, "baseline");
 		v->baseline = project_path(m->top, s);
 		g_free(s);
@@ -636,6 +668,8 @@ static void version_conf_free(struct version_conf *v)
 	g_free(v->name);
 	g_free(v->package);
 	g_free(v->tarball);
+	g_free(v->git);
+	g_free(v->ref);
 	g_free(v->baseline);
 	g_free(v->series);
 	g_free(v);
@@ -698,6 +732,85 @@ void conf_free(struct matrix_conf *m)
 	g_free(m->expectations);
 	g_free(m->arch_configs);
 	g_free(m);
+}
+
+/* @dir's baseline/ and series/ (a backport directory), or @dir itself as series. */
+static gboolean tree_dirs(struct version_conf *v, const char *dir, GError **err)
+{
+	char *order = g_build_filename(dir, "series", "order", NULL);
+
+	if (g_file_test(order, G_FILE_TEST_IS_REGULAR)) {
+		g_free(v->baseline);
+		v->baseline = g_build_filename(dir, "baseline", NULL);
+		g_free(v->series);
+		v->series = g_build_filename(dir, "series", NULL);
+	} else {
+		g_free(v->series);
+		v->series = g_strdup(dir);
+	}
+	g_free(order);
+	if (v->baseline && v->series)
+		return TRUE;
+	g_set_error(err, CONF_ERROR, 1, "--tree %s: no baseline for %s: give --series a backport "
+		    "directory (baseline/, series/), or run `kmatrix port %s` first",
+		    v->name, v->name, v->name);
+	return FALSE;
+}
+
+/*
+ * --tree V=PATH@REF: version V's tree from a git repository, for one run.
+ * A version of the matrix keeps its backport; a new one takes
+ * backports/V/ or --series DIR.
+ */
+struct version_conf *conf_add_tree(struct matrix_conf *m, const char *spec,
+				   const char *series, gboolean need_backport, GError **err)
+{
+	const char *eq = strchr(spec, '='), *at = strrchr(spec, '@');
+	struct version_conf *v;
+	char *name, *bp;
+
+	if (!eq || !at || at < eq || eq == spec || at == eq + 1 || !at[1]) {
+		g_set_error(err, CONF_ERROR, 1, "--tree %s: expected VERSION=PATH@REF", spec);
+		return NULL;
+	}
+	name = g_strndup(spec, eq - spec);
+	v = conf_version(m, name);
+	if (!v) {
+		v = g_new0(struct version_conf, 1);
+		v->name = g_strdup(name);
+		bp = g_build_filename(m->top, "backports", name, NULL);
+		if (!series && g_file_test(bp, G_FILE_TEST_IS_DIR))
+			series = bp;
+		if (!series && !need_backport) {
+			/* a version still to port: the draft goes there */
+			v->baseline = g_build_filename(bp, "baseline", NULL);
+			v->series = g_build_filename(bp, "series", NULL);
+		} else if (!series || !tree_dirs(v, series, err)) {
+			if (!series)
+				g_set_error(err, CONF_ERROR, 1, "--tree %s: %s has no backport in %s: "
+					    "give --series DIR, or run `kmatrix port %s`", spec, name,
+					    bp, name);
+			version_conf_free(v);
+			g_free(bp);
+			g_free(name);
+			return NULL;
+		}
+		g_free(bp);
+		g_ptr_array_add(m->versions, v);
+	} else if (series && !tree_dirs(v, series, err)) {
+		g_free(name);
+		return NULL;
+	}
+	g_clear_pointer(&v->package, g_free);
+	g_clear_pointer(&v->tarball, g_free);
+	g_free(v->git);
+	g_free(v->ref);
+	bp = g_strndup(eq + 1, at - eq - 1);
+	v->git = g_canonicalize_filename(bp, NULL);
+	v->ref = g_strdup(at + 1);
+	g_free(bp);
+	g_free(name);
+	return v;
 }
 
 struct version_conf *conf_version(const struct matrix_conf *m, const char *v)

@@ -10,8 +10,10 @@
 
 struct version_conf {
 	char *name;		/* "7.2" */
-	char *package;		/* linux-source-7.2 */
+	char *package;		/* linux-source-7.2; NULL for a git tree */
 	char *tarball;
+	char *git;		/* a maintainer's repository (absolute), or NULL */
+	char *ref;		/* its tag, branch or commit: the stock step */
 	char *baseline;		/* absolute directory */
 	char *series;		/* absolute directory holding `order` */
 };
@@ -90,6 +92,9 @@ struct arch_conf *arch_conf_load(const char *path, const char *name,
 void arch_conf_free(struct arch_conf *a);
 
 struct version_conf *conf_version(const struct matrix_conf *m, const char *v);
+/* --tree V=PATH@REF (and --series DIR): V's tree from a git repository. */
+struct version_conf *conf_add_tree(struct matrix_conf *m, const char *spec,
+				   const char *series, gboolean need_backport, GError **err);
 struct arch_conf *conf_arch(const struct matrix_conf *m, const char *a);
 /* The exclusion of @v x @a, or NULL. */
 const struct exclusion *conf_excluded(const struct matrix_conf *m, const char *v,

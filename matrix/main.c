@@ -17,6 +17,7 @@ struct verb {
 
 static const struct verb verbs[] = {
 	{ "run", cmd_run, "run the matrix (apply, build, boot, test every cell)" },
+	{ "port", cmd_port, "try the series on a version without a backport; write a draft" },
 	{ "plan", cmd_plan, "list the cells, their keys and chains, and how they split into shards" },
 	{ "status", cmd_status, "print the grid of cached results" },
 	{ "bisect", cmd_bisect, "find the first step of a version that departs from its expectation" },

@@ -82,10 +82,24 @@ static gboolean check_steps(const struct plan *p, GError **err)
 
 static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 {
+	GString *only = g_string_new(NULL);
+
 	p->m = conf_open(p->top, o->matrix, err);
 	if (!p->m)
 		return 2;
-	p->versions = split_list(o->versions);
+	for (int i = 0; o->trees && o->trees[i]; i++) {
+		struct version_conf *v = conf_add_tree(p->m, o->trees[i], o->series,
+							       !o->no_backport, err);
+
+		if (!v) {
+			g_string_free(only, TRUE);
+			return 2;
+		}
+		g_string_append_printf(only, "%s%s", only->len ? "," : "", v->name);
+	}
+	/* a one-off run of the given trees, unless --versions says more */
+	p->versions = split_list(o->versions ? o->versions : only->len ? only->str : NULL);
+	g_string_free(only, TRUE);
 	p->arches = split_list(o->arches);
 	p->steps = split_list(o->steps);
 	if (!check_names(p->versions, p->m->versions, G_STRUCT_OFFSET(struct version_conf, name),
@@ -129,6 +143,13 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	/* Under the lock, before the first child and the first file written. */
 	if (!sandbox_open(&p->sandbox, p->cache, p->results, p->top, true, err))
 		return 2;
+	/* a maintainer's repository: read-only, for git and its alternates */
+	for (guint i = 0; i < p->m->versions->len; i++) {
+		const struct version_conf *v = p->m->versions->pdata[i];
+
+		if (v->git && plan_selected(p->versions, v->name))
+			sandbox_show(&p->sandbox, v->git);
+	}
 	run_set_sandbox(&p->sandbox);
 	p->jobs = g_get_num_processors();
 	p->distcc = distcc_hosts(o->distcc);
@@ -145,14 +166,41 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	return 0;
 }
 
+/*
+ * kmatrix port leaves backports/<v>/PORTING while patches are left to port
+ * by hand: such a series is a draft and must not be judged as the backport.
+ */
+static char *draft_porting(const struct version_conf *v)
+{
+	char *dir = g_path_get_dirname(v->series);
+	char *porting = g_build_filename(dir, "PORTING", NULL);
+
+	g_free(dir);
+	if (g_file_test(porting, G_FILE_TEST_EXISTS))
+		return porting;
+	g_free(porting);
+	return NULL;
+}
+
 static void prepare_version(struct plan *p, struct version_run *vr)
 {
 	char *logdir = g_build_filename(p->results, vr->v->name, NULL);
+	char *draft;
 	struct usage *prev;
 	enum tree_state st;
 	gint64 t0;
 
 	vr->tree = tree_dir(p->cache, vr->v->name);
+	draft = draft_porting(vr->v);
+	if (draft) {
+		vr->setup_error = "setup-error";
+		vr->setup_msg = g_strdup_printf("backport of %s is a draft: see %s", vr->v->name,
+						draft);
+		g_printerr("kmatrix: %s: %s\n", vr->v->name, vr->setup_msg);
+		g_free(draft);
+		g_free(logdir);
+		return;
+	}
 	t0 = g_get_monotonic_time();
 	prev = run_usage_sink(&vr->lay);
 	st = tree_prepare(p->cache, vr->v, &vr->setup_msg);

@@ -171,14 +171,131 @@ static enum tree_state lay(const char *cache, const struct version_conf *v,
 	return st;
 }
 
+/*
+ * A tree from a maintainer's repository: an empty repository whose
+ * alternates point at theirs, so no object is copied and nothing of theirs
+ * (refs, config, index, hooks, reflogs) is ever written.  Its stock commit
+ * is their ref's commit itself.
+ */
+static char *git_in(const char *repo, const char *a1, const char *a2, const char *a3,
+		    const char *a4)
+{
+	char *out = tree_git(repo, a1, a2, a3, a4, NULL);
+
+	if (out)
+		g_strstrip(out);
+	return out;
+}
+
+/* Why @v's repository or ref cannot be used, as something to act on. */
+static char *git_problem(const struct version_conf *v)
+{
+	char *dotgit = g_build_filename(v->git, ".git", NULL);
+	char *objects = g_build_filename(v->git, "objects", NULL);
+	bool exists = g_file_test(dotgit, G_FILE_TEST_EXISTS) ||
+		      g_file_test(objects, G_FILE_TEST_IS_DIR);
+	char *shallow, *msg;
+
+	g_free(dotgit);
+	g_free(objects);
+	if (!g_file_test(v->git, G_FILE_TEST_IS_DIR))
+		return g_strdup_printf("no git repository at %s (git= of [version %s])",
+				       v->git, v->name);
+	msg = git_in(v->git, "rev-parse", "--git-dir", NULL, NULL);
+	if (!msg)
+		return g_strdup_printf(exists ? "the build user cannot read the git repository %s: "
+						"give it read access (e.g. `chmod -R o+rX %s`)" :
+						"%s is not a git repository%s",
+				       v->git, exists ? v->git : "");
+	g_free(msg);
+	shallow = git_in(v->git, "rev-parse", "--is-shallow-repository", NULL, NULL);
+	if (shallow && !strcmp(shallow, "true"))
+		msg = g_strdup_printf("ref %s is not in %s, a shallow clone: "
+				      "`git -C %s fetch --unshallow`", v->ref, v->git, v->git);
+	else
+		msg = g_strdup_printf("ref %s is not in %s: `git -C %s fetch <remote> %s`",
+				      v->ref, v->git, v->git, v->ref);
+	g_free(shallow);
+	return msg;
+}
+
+/* The tree's own objects, its alternates (their objects), branch and stock tag. */
+static gboolean git_lay(const char *dir, const char *objects, const char *commit,
+			const char *log)
+{
+	char *alt = g_build_filename(dir, ".git", "objects", "info", "alternates", NULL);
+	char *line = g_strconcat(objects, "\n", NULL);
+	gboolean ok;
+
+	ok = (g_file_test(dir, G_FILE_TEST_IS_DIR) ||
+	      step(NULL, NULL, log, "git", "init", "-q", "-b", "kmatrix", dir, NULL)) &&
+	     g_file_set_contents(alt, line, -1, NULL) &&
+	     step(dir, NULL, log, "git", "config", "kmatrix.source", objects, NULL) &&
+	     step(dir, NULL, log, "git", "checkout", "-q", "-f", "-B", "kmatrix", commit, NULL) &&
+	     step(dir, NULL, log, "git", "tag", "-f", "stock", commit, NULL);
+	g_free(alt);
+	g_free(line);
+	return ok;
+}
+
+static enum tree_state prepare_git(const char *cache, const struct version_conf *v,
+				   const char *dir, char **msg)
+{
+	char *ref = g_strconcat(v->ref, "^{commit}", NULL);
+	char *commit = git_in(v->git, "rev-parse", "-q", "--verify", ref);
+	char *common = commit ? git_in(v->git, "rev-parse", "--path-format=absolute",
+				       "--git-common-dir", NULL) : NULL;
+	char *objects = common ? g_build_filename(common, "objects", NULL) : NULL;
+	char *source = git_in(dir, "config", "kmatrix.source", NULL, NULL);
+	char *have = git_in(dir, "rev-parse", "-q", "--verify", "stock^{commit}");
+	char *log = g_strconcat(dir, ".lay.log", NULL);
+	enum tree_state st = TREE_READY;
+
+	if (!objects) {
+		*msg = git_problem(v);
+		st = TREE_SETUP_ERROR;
+	} else if (!source || strcmp(source, objects)) {
+		/* a package's tree, or another repository's: start afresh */
+		char *parent = g_path_get_dirname(dir);
+
+		g_mkdir_with_parents(parent, 0755);
+		g_free(parent);
+		unlink(log);
+		g_printerr("kmatrix: laying %s from %s at %s (%.12s)\n", dir, v->git, v->ref, commit);
+		if (!remove_tree(dir, log) || !git_lay(dir, objects, commit, log))
+			st = TREE_FAILED;
+	} else if (!have || strcmp(have, commit)) {
+		/* the ref moved: only the files that differ are rewritten */
+		g_printerr("kmatrix: %s: %s moved to %.12s\n", dir, v->ref, commit);
+		if (!git_lay(dir, objects, commit, log))
+			st = TREE_FAILED;
+	}
+	if (st == TREE_FAILED)
+		*msg = g_strdup_printf("laying %s from %s failed (see %s)", dir, v->git, log);
+	g_free(ref);
+	g_free(commit);
+	g_free(common);
+	g_free(objects);
+	g_free(source);
+	g_free(have);
+	g_free(log);
+	return st;
+}
+
 enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 			     char **msg)
 {
-	char *pkgver = package_version(v->package);
+	char *pkgver = v->package ? package_version(v->package) : NULL;
 	char *dir = tree_dir(cache, v->name);
 	char *have = NULL;
 	enum tree_state st = TREE_READY;
 
+	if (v->git) {
+		g_free(pkgver);
+		st = prepare_git(cache, v, dir, msg);
+		g_free(dir);
+		return st;
+	}
 	if (!pkgver) {
 		*msg = g_strdup_printf("%s is not installed: run `apt-get install %s` (or tools/setup-host)",
 				       v->package, v->package);

@@ -6,6 +6,7 @@
 #include <glib.h>
 
 int cmd_run(int argc, char **argv);
+int cmd_port(int argc, char **argv);
 int cmd_status(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);

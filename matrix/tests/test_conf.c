@@ -161,6 +161,52 @@ static void test_bad_exclusion(void **state)
 		     ":14: [exclude 7.2 x86_64]: unknown key 'why'");
 }
 
+#define GIT_MATRIX "[matrix]\nversions=6.6\narches=x86_64\nexpectations=e\n\n"
+
+/* A version's tree: a package (package, tarball) or a repository (git, ref). */
+static void test_git_version(void **state)
+{
+	assert_error(GIT_MATRIX "[version 6.6]\ngit=/src/linux\nbaseline=b\nseries=s\n",
+		     ":6: [version 6.6]: missing key 'ref'");
+	assert_error(GIT_MATRIX "[version 6.6]\ngit=/src/linux\nref=v6.6.60\npackage=p\n"
+		     "baseline=b\nseries=s\n",
+		     ":9: [version 6.6]: 'package' with 'git': a tree comes from a package");
+	assert_error(GIT_MATRIX "[version 6.6]\nbaseline=b\nseries=s\n",
+		     ":6: [version 6.6]: missing key 'package'");
+}
+
+/* --tree V=PATH@REF: a matrix version switches to git; a new one needs a backport. */
+static void test_add_tree(void **state)
+{
+	GError *err = NULL;
+	struct matrix_conf *m = conf_load(TOP, TOP "/matrix/matrix.conf", &err);
+	struct version_conf *v;
+
+	assert_non_null(m);
+	v = conf_add_tree(m, "5.10=/src/linux@v5.10.240", NULL, TRUE, &err);
+	assert_non_null(v);
+	assert_string_equal(v->git, "/src/linux");
+	assert_string_equal(v->ref, "v5.10.240");
+	assert_null(v->package);
+	assert_string_equal(v->series, TOP "/backports/5.10/series");
+	/* the last '@' splits: a path may hold one */
+	v = conf_add_tree(m, "5.10=/src/a@b/linux@stable/linux-5.10.y", NULL, TRUE, &err);
+	assert_string_equal(v->git, "/src/a@b/linux");
+	assert_string_equal(v->ref, "stable/linux-5.10.y");
+	assert_null(conf_add_tree(m, "6.6=/src/linux", NULL, TRUE, &err));
+	assert_non_null(strstr(err->message, "expected VERSION=PATH@REF"));
+	g_clear_error(&err);
+	assert_null(conf_add_tree(m, "6.6=/src/linux@v6.6", NULL, TRUE, &err));
+	assert_non_null(strstr(err->message, "give --series DIR, or run `kmatrix port 6.6`"));
+	g_clear_error(&err);
+	/* kmatrix port: the draft's place is enough */
+	v = conf_add_tree(m, "6.6=/src/linux@v6.6", NULL, FALSE, &err);
+	assert_non_null(v);
+	assert_string_equal(v->series, TOP "/backports/6.6/series");
+	assert_int_equal(m->versions->len, 3);
+	conf_free(m);
+}
+
 static void test_bad_arch_conf(void **state)
 {
 	char *dir = g_dir_make_tmp("kmatrix-arch-XXXXXX", NULL);
@@ -474,6 +520,8 @@ int main(void)
 		cmocka_unit_test(test_unknown_arch),
 		cmocka_unit_test(test_empty_list),
 		cmocka_unit_test(test_bad_exclusion),
+		cmocka_unit_test(test_git_version),
+		cmocka_unit_test(test_add_tree),
 		cmocka_unit_test(test_bad_arch_conf),
 		cmocka_unit_test(test_guest_keys),
 		cmocka_unit_test(test_version_cmp),

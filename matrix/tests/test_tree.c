@@ -189,6 +189,127 @@ static void test_missing_package(void **state)
 	g_free(cache);
 }
 
+/*
+ * A maintainer's repository: two commits on a branch, a tag, a second
+ * branch whose tip has the first one's tree (a re-tag of the same code).
+ */
+static char *make_repo(const char *name)
+{
+	char *repo = g_build_filename(dir, name, NULL);
+	char *cmd = g_strdup_printf(
+		"set -e; git init -q -b main %s; cd %s; git config user.name m; "
+		"git config user.email m@example.org; mkdir kernel; "
+		"echo 'int x;' > kernel/sys.c; git add .; git commit -qm one; git tag v9.9.1; "
+		"echo 'int y;' >> kernel/sys.c; git commit -qam two; git tag v9.9.2; "
+		"git checkout -q -b same v9.9.1; git commit -q --allow-empty -m empty; "
+		"git checkout -q main", repo, repo);
+
+	assert_int_equal(sh(cmd), 0);
+	g_free(cmd);
+	return repo;
+}
+
+/* Everything a read could change: refs, config, reflogs, index, every file. */
+static char *repo_state(const char *repo)
+{
+	char *cmd = g_strdup_printf("cd %s && git for-each-ref && cat .git/config && "
+				    "find . -type f | sort | xargs sha256sum && "
+				    "find . | sort | xargs stat -c '%%n %%s %%a %%Y'", repo);
+	char *argv[] = { "sh", "-c", cmd, NULL };
+	char *out = run_capture(argv, NULL, NULL);
+
+	g_free(cmd);
+	assert_non_null(out);
+	return out;
+}
+
+static enum tree_state prepare(const char *cache, const char *repo, const char *ref,
+			       char **msg)
+{
+	struct version_conf v = { .name = "9.9", .git = (char *)repo, .ref = (char *)ref };
+
+	*msg = NULL;
+	return tree_prepare(cache, &v, msg);
+}
+
+static char *rev(const char *d, const char *what)
+{
+	char *s = tree_git(d, "rev-parse", what, NULL);
+
+	assert_non_null(s);
+	return g_strstrip(s);
+}
+
+static void test_git_tree(void **state)
+{
+	char *repo = make_repo("linux"), *cache = g_build_filename(dir, "gcache", NULL);
+	char *tree = tree_dir(cache, "9.9"), *before = repo_state(repo), *after, *msg;
+	char *a, *b, *t1, *t2;
+
+	sleep(1);	/* an mtime a write would change */
+	assert_int_equal(prepare(cache, repo, "v9.9.1", &msg), TREE_READY);
+	a = rev(tree, "stock");
+	b = rev(repo, "v9.9.1^{commit}");
+	assert_string_equal(a, b);	/* the stock step is their commit itself */
+	g_free(a);
+	g_free(b);
+	/* the ref moves: the tree follows, in place */
+	assert_int_equal(prepare(cache, repo, "v9.9.2", &msg), TREE_READY);
+	a = rev(tree, "stock");
+	b = rev(repo, "v9.9.2");
+	assert_string_equal(a, b);
+	g_free(a);
+	g_free(b);
+	/* another commit, the same tree: the tree id the cell keys use is unchanged */
+	assert_int_equal(prepare(cache, repo, "same", &msg), TREE_READY);
+	t1 = rev(tree, "stock^{tree}");
+	t2 = rev(repo, "v9.9.1^{tree}");
+	assert_string_equal(t1, t2);
+	after = repo_state(repo);
+	assert_string_equal(before, after);	/* nothing of theirs was written */
+	g_free(t1);
+	g_free(t2);
+	g_free(after);
+	g_free(before);
+	g_free(tree);
+	g_free(cache);
+	g_free(repo);
+}
+
+static void assert_setup_error(const char *cache, const char *repo, const char *ref,
+			       const char *want)
+{
+	char *msg;
+
+	assert_int_equal(prepare(cache, repo, ref, &msg), TREE_SETUP_ERROR);
+	if (!strstr(msg, want))
+		fail_msg("'%s' does not say '%s'", msg, want);
+	g_free(msg);
+}
+
+static void test_git_errors(void **state)
+{
+	char *repo = make_repo("errs"), *cache = g_build_filename(dir, "ecache", NULL);
+	char *shallow = g_build_filename(dir, "shallow", NULL);
+	char *plain = g_build_filename(dir, "plain", NULL);
+	char *cmd = g_strdup_printf("git clone -q --depth 1 --branch v9.9.2 file://%s %s && "
+				    "mkdir %s", repo, shallow, plain);
+
+	assert_int_equal(sh(cmd), 0);
+	assert_setup_error(cache, "/nonexistent/linux", "v1", "no git repository at /nonexistent/linux");
+	assert_setup_error(cache, plain, "v1", "is not a git repository");
+	assert_setup_error(cache, repo, "v9.9.9", "ref v9.9.9 is not in ");
+	assert_setup_error(cache, repo, "v9.9.9", "`git -C ");
+	/* the shallow clone has v9.9.2's commit but not its parent */
+	assert_setup_error(cache, shallow, "HEAD~1", "a shallow clone: `git -C ");
+	assert_setup_error(cache, shallow, "HEAD~1", " fetch --unshallow`");
+	g_free(cmd);
+	g_free(plain);
+	g_free(shallow);
+	g_free(cache);
+	g_free(repo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +318,8 @@ int main(void)
 		cmocka_unit_test(test_no_version_without_tree),
 		cmocka_unit_test(test_relay_on_package_version),
 		cmocka_unit_test(test_missing_package),
+		cmocka_unit_test(test_git_tree),
+		cmocka_unit_test(test_git_errors),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
