@@ -926,6 +926,8 @@ int conf_qemu(const struct arch_conf *a, const char *version, struct qemu_conf *
 
 	memset(out, 0, sizeof(*out));
 	out->timeout = 300;
+	/* the one optional string: QEMU's command line is built without a check */
+	out->append = g_strdup("");
 	apply_qemu_group(out, a->kf, "qemu");
 	/* Quirk groups apply in file order, so a later group can refine an earlier one. */
 	for (int i = 0; groups[i]; i++) {
