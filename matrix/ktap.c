@@ -121,6 +121,9 @@ static size_t ts_len(const char *s)
 /* Where a timestamp starts inside @s (not at 0), or NULL. */
 static const char *ts_inside(const char *s)
 {
+	/* an empty line (or one that was only a timestamp) has no s + 1 */
+	if (!*s)
+		return NULL;
 	for (const char *q = strchr(s + 1, '['); q; q = strchr(q + 1, '['))
 		if (ts_len(q))
 			return q;
