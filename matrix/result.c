@@ -69,16 +69,25 @@ json_t *result_new(const char *version, const char *arch, const char *step,
 	return r;
 }
 
+json_t *result_text(const char *s)
+{
+	char *valid = g_utf8_make_valid(s ? s : "", -1);
+	json_t *j = json_string(valid);
+
+	g_free(valid);
+	return j;
+}
+
 void result_set_verdict(json_t *r, const char *verdict, bool met,
 			const char *summary, GPtrArray *evidence)
 {
 	json_t *ev = json_array();
 
 	for (guint i = 0; evidence && i < evidence->len; i++)
-		json_array_append_new(ev, json_string(evidence->pdata[i]));
+		json_array_append_new(ev, result_text(evidence->pdata[i]));
 	json_object_set_new(r, "verdict", json_string(verdict));
 	json_object_set_new(r, "met", json_boolean(met));
-	json_object_set_new(r, "summary", json_string(summary ? summary : ""));
+	json_object_set_new(r, "summary", result_text(summary));
 	json_object_set_new(r, "evidence", ev);
 }
 

@@ -19,6 +19,11 @@ char *result_path(const char *results, const char *version, const char *arch,
 /* The file's skeleton: identity fields, empty inputs, timings. */
 json_t *result_new(const char *version, const char *arch, const char *step,
 		   int step_index);
+/*
+ * Text of a log or a console as a JSON string (NULL: ""): bytes that are
+ * not UTF-8 become U+FFFD, where json_string() would refuse the line.
+ */
+json_t *result_text(const char *s);
 void result_set_verdict(json_t *r, const char *verdict, bool met,
 			const char *summary, GPtrArray *evidence);
 void result_set_timing(json_t *r, const char *stage, double seconds);

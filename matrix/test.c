@@ -26,10 +26,11 @@ static json_t *tests_json(const struct judgement *j)
 	for (size_t i = 0; i < j->ncases; i++) {
 		const struct judged_case *jc = &j->cases[i];
 
-		json_array_append_new(tests, json_pack("{s:s, s:s, s:s, s:b, s:s}",
-			"name", jc->c->name, "result", result_name(jc->c->result),
+		/* the guest wrote name and diag: they need not be UTF-8 */
+		json_array_append_new(tests, json_pack("{s:o, s:s, s:s, s:b, s:o}",
+			"name", result_text(jc->c->name), "result", result_name(jc->c->result),
 			"expected", expected_names[jc->expected], "met", jc->met,
-			"diag", jc->c->diag ? jc->c->diag : ""));
+			"diag", result_text(jc->c->diag)));
 	}
 	return tests;
 }
