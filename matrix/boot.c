@@ -33,7 +33,8 @@ char **boot_qemu_argv(const struct cell *c, const char *initramfs)
 	g_ptr_array_add(a, g_strdup("-nographic"));
 	g_ptr_array_add(a, g_strdup("-no-reboot"));
 	g_ptr_array_add(a, g_strdup("-kernel"));
-	g_ptr_array_add(a, g_build_filename(c->build_dir, c->a->image, NULL));
+	g_ptr_array_add(a, c->image ? g_strdup(c->image) :
+				      g_build_filename(c->build_dir, c->a->image, NULL));
 	g_ptr_array_add(a, g_strdup("-initrd"));
 	g_ptr_array_add(a, g_strdup(initramfs));
 	g_ptr_array_add(a, g_strdup("-append"));

@@ -35,6 +35,8 @@ struct cell {
 	char *initramfs;	/* packed, content-addressed */
 	char *key;
 	char *build_key;	/* the key without the expectations */
+	char *image_key;	/* what the kernel image is made of (images.c) */
+	char *image;		/* the stored image to boot, or NULL: the build dir's */
 	json_t *result;
 	struct outcome out;
 	double eta;		/* seconds this cell took last time, 0 if unknown */

@@ -78,6 +78,10 @@ int cmd_clean(int argc, char **argv)
 	dir = g_build_filename(cache, "build", NULL);
 	rc |= remove_each(dir, versions);
 	g_free(dir);
+	/* stored images are not per version: any clean drops them all */
+	dir = g_build_filename(cache, "images", NULL);
+	rc |= remove_dir(dir);
+	g_free(dir);
 	if (!keep_results)
 		rc |= remove_each(results, versions);
 	if (trees) {

@@ -9,6 +9,7 @@
 
 #include "boot.h"
 #include "key.h"
+#include "images.h"
 #include "plan.h"
 #include "progress.h"
 #include "result.h"
@@ -66,6 +67,11 @@ static void finish_boot(struct pipeline *pl)
 	/* A guest that finished before the signal came is a finished cell. */
 	if (!pl->boot.ch.interrupted)
 		record(pl, c);
+}
+
+static const char *jstr_input(json_t *r, const char *name)
+{
+	return json_string_value(json_object_get(json_object_get(r, "inputs"), name));
 }
 
 static int checkout(struct pipeline *pl, struct cell *c)
@@ -156,14 +162,45 @@ static void reap_boot(struct pipeline *pl)
 		finish_boot(pl);
 }
 
+/* The kernel of this cell was built before: boot that image, build nothing. */
+static bool reuse_image(struct cell *c)
+{
+	char *sha = NULL;
+
+	if (!image_stored(c, &sha))
+		return false;
+	progress_stage(c, "image stored");
+	result_set_input(c->result, "config", sha);
+	json_object_set_new(c->result, "image_reused", json_true());
+	result_set_timing(c->result, "configure", 0);
+	result_set_timing(c->result, "build", 0);
+	g_free(sha);
+	return true;
+}
+
+static int build_and_store(struct pipeline *pl, struct cell *c)
+{
+	const char *sha;
+
+	if (checkout(pl, c) != 0 || configure_and_build(pl, c) != 0)
+		return -1;
+	sha = jstr_input(c->result, "config");
+	if (sha && image_store(c, sha) != 0)
+		g_printerr("kmatrix: %s %s %s: cannot store the image in %s/images\n",
+			   c->v->name, c->a->name, c->step->id, c->cache);
+	return 0;
+}
+
 static void run_cell(struct pipeline *pl, struct cell *c)
 {
 	reap_boot(pl);
 	/* The boot in flight may still read this build directory's image. */
-	if (pl->boot.active && !strcmp(pl->boot.cell->build_dir, c->build_dir))
+	if (pl->boot.active && !pl->boot.cell->image &&
+	    !strcmp(pl->boot.cell->build_dir, c->build_dir))
 		finish_boot(pl);
 	progress_stage(c, "apply");
-	if (checkout(pl, c) != 0 || configure_and_build(pl, c) != 0) {
+	/* --force rebuilds too: it is how a kernel is built again on purpose */
+	if ((pl->p->force || !reuse_image(c)) && build_and_store(pl, c) != 0) {
 		finish(pl, c);
 		return;
 	}

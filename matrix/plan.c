@@ -9,6 +9,7 @@
 #include "distcc.h"
 #include "key.h"
 #include "lock.h"
+#include "images.h"
 #include "plan.h"
 #include "result.h"
 #include "run.h"
@@ -274,6 +275,7 @@ static char *cell_key(const struct plan *p, struct cell *c)
 	key = key_compute(&in);
 	in.expectations = NULL;
 	c->build_key = key_compute(&in);
+	c->image_key = image_key(c->step->tree, arch_conf, fragment, in.toolchain);
 	g_free(arch_conf);
 	g_free(fragment);
 	g_strfreev(argv);
@@ -692,6 +694,8 @@ static void cell_free(struct cell *c)
 	g_free(c->initramfs);
 	g_free(c->key);
 	g_free(c->build_key);
+	g_free(c->image_key);
+	g_free(c->image);
 	if (c->result)
 		json_decref(c->result);
 	outcome_clear(&c->out);

@@ -281,7 +281,7 @@ static void own_tree(const char *path)
  * (another tool's directory) is left to its owner.
  */
 static const char *const cache_entries[] = {
-	"lock", "trees", "build", "ccache", "initramfs", "results", "abi", "work",
+	"lock", "trees", "build", "images", "ccache", "initramfs", "results", "abi", "work",
 	"guest-debs", "kvm-probe.log", NULL
 };
 

@@ -149,6 +149,8 @@ forget() { # ARCH/STEP...
 	for c in "$@"; do
 		rm -f "$results/$version/$c".*
 	done
+	# a forgotten cell is built again, as the faults need: no stored image
+	rm -rf "$cache/images"
 	snapshot=$(cd "$results" && sha256sum */*/*.json 2>/dev/null)
 }
 
