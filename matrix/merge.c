@@ -270,10 +270,11 @@ static void add_unique_str(json_t *list, const char *s)
 static json_t *merged_cells(GPtrArray *srcs)
 {
 	json_t *sh = json_object_get(((struct merge_src *)srcs->pdata[0])->run, "shard");
-	json_t *cells = json_array();
+	json_t *cells;
 
 	if (sh)
 		return json_deep_copy(json_object_get(sh, "plan"));
+	cells = json_array();
 	for (guint i = 0; i < srcs->len; i++) {
 		const struct merge_src *s = srcs->pdata[i];
 
