@@ -22,6 +22,14 @@
 #include "tree.h"
 
 static char *dir;
+/* The paths the tests build, freed with the directory in teardown. */
+static GPtrArray *paths;
+
+static char *path(char *p)
+{
+	g_ptr_array_add(paths, p);
+	return p;
+}
 
 static int sh(const char *fmt, ...)
 {
@@ -50,6 +58,7 @@ static int sh(const char *fmt, ...)
 static int setup(void **state)
 {
 	dir = fixture_tmpdir("apply");
+	paths = g_ptr_array_new_with_free_func(g_free);
 	/* Like the build user: no git identity, none guessed from the host. */
 	g_setenv("HOME", dir, TRUE);
 	g_setenv("GIT_CONFIG_NOSYSTEM", "1", TRUE);
@@ -59,7 +68,8 @@ static int setup(void **state)
 	g_unsetenv("EMAIL");
 	return sh("cd %s && mkdir -p src/linux-9.9/kernel && seq 1 40 > src/linux-9.9/kernel/sys.c && "
 		  "tar -C src -cJf linux.tar.xz linux-9.9", dir) ||
-	       tree_lay(g_build_filename(dir, "tree", NULL), g_build_filename(dir, "linux.tar.xz", NULL),
+	       tree_lay(path(g_build_filename(dir, "tree", NULL)),
+			path(g_build_filename(dir, "linux.tar.xz", NULL)),
 			"linux-source-9.9", "9.9-1", NULL) ||
 	       sh("cd %s && git clone -q tree scratch && cd scratch && "
 		  "sed -i 's/^10$/ten/' kernel/sys.c && " GIT_ID " commit -qam 'sched: baseline' && "
@@ -76,6 +86,7 @@ static int teardown(void **state)
 {
 	fixture_rm_rf(dir);
 	g_free(dir);
+	g_ptr_array_free(paths, TRUE);
 	return 0;
 }
 
@@ -83,8 +94,8 @@ static struct version_conf version(const char *series)
 {
 	struct version_conf v = {
 		.name = "9.9", .package = "linux-source-9.9",
-		.baseline = g_build_filename(dir, "backports/9.9/baseline", NULL),
-		.series = g_build_filename(dir, series, NULL),
+		.baseline = path(g_build_filename(dir, "backports/9.9/baseline", NULL)),
+		.series = path(g_build_filename(dir, series, NULL)),
 	};
 	return v;
 }
