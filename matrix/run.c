@@ -142,11 +142,26 @@ static void drop_terminal(void)
 	close(fd);
 }
 
+/*
+ * The kernel refuses a write past the limit (EFBIG, SIGXFSZ), however
+ * fast the child writes and whether or not kmatrix gets to poll.
+ */
+static void limit_files(off_t max)
+{
+	struct rlimit rl = { .rlim_cur = max, .rlim_max = max };
+
+	if (max > 0 && setrlimit(RLIMIT_FSIZE, &rl) < 0) {
+		dprintf(STDERR_FILENO, "kmatrix: cannot limit file size: %s\n", strerror(errno));
+		_exit(127);
+	}
+}
+
 static void __attribute__((noreturn)) child_exec(struct child *c, char **argv)
 {
 	int append = O_WRONLY | O_CREAT | O_APPEND;
 
 	setpgid(0, 0);
+	limit_files(c->max_file);
 	signal(SIGINT, SIG_DFL);
 	/*
 	 * bwrap would die of the group's SIGTERM at once and take the

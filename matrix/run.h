@@ -37,6 +37,7 @@ struct child {
 	const char *log;	/* stderr (and stdout unless out) appended; NULL: /dev/null */
 	const char *out;	/* stdout, truncated; NULL: same as log */
 	double timeout;		/* seconds; 0: none */
+	off_t max_file;		/* RLIMIT_FSIZE: no file it writes grows past this; 0: none */
 	child_watch_fn watch;
 	void *watch_data;
 	struct usage *usage;	/* where its usage is added; NULL: the current sink */

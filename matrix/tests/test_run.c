@@ -72,6 +72,26 @@ static void test_log_and_capture(void **state)
 	g_free(log);
 }
 
+/* A child cannot make a file grow past max_file, however much it writes. */
+static void test_max_file(void **state)
+{
+	char *log = NULL;
+	int fd = g_file_open_tmp("kmatrix-run-XXXXXX", &log, NULL);
+	char *argv[] = { "sh", "-c", "head -c 100000 /dev/zero; echo after", NULL };
+	struct child c = { .argv = argv, .max_file = 4096 };
+	char *text = NULL;
+	gsize len = 0;
+
+	close(fd);
+	c.log = log;
+	run_command(&c);
+	assert_true(g_file_get_contents(log, &text, &len, NULL));
+	assert_int_equal(len, 4096);
+	g_free(text);
+	unlink(log);
+	g_free(log);
+}
+
 static void test_timeout_kills_group(void **state)
 {
 	/* The shell's own children must die too, not just the shell. */
@@ -242,6 +262,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_exit_codes),
 		cmocka_unit_test(test_log_and_capture),
+		cmocka_unit_test(test_max_file),
 		cmocka_unit_test(test_timeout_kills_group),
 		cmocka_unit_test(test_timeout_escalates),
 		cmocka_unit_test(test_watch),
