@@ -69,12 +69,26 @@ json_t *result_new(const char *version, const char *arch, const char *step,
 	return r;
 }
 
+char *result_clip(const char *s, size_t len, size_t max)
+{
+	size_t n = max;
+
+	if (len <= max)
+		return g_strndup(s, len);
+	/* Not in the middle of a UTF-8 character: back to its first byte. */
+	for (int i = 0; i < 3 && n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80; i++)
+		n--;
+	return g_strdup_printf("%.*s [kmatrix: %zu more bytes cut]", (int)n, s, len - n);
+}
+
 json_t *result_text(const char *s)
 {
-	char *valid = g_utf8_make_valid(s ? s : "", -1);
+	char *clipped = result_clip(s ? s : "", s ? strlen(s) : 0, RESULT_TEXT_MAX);
+	char *valid = g_utf8_make_valid(clipped, -1);
 	json_t *j = json_string(valid);
 
 	g_free(valid);
+	g_free(clipped);
 	return j;
 }
 

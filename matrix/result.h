@@ -20,10 +20,24 @@ char *result_path(const char *results, const char *version, const char *arch,
 json_t *result_new(const char *version, const char *arch, const char *step,
 		   int step_index);
 /*
+ * The longest text a result keeps of one evidence line, a summary, a
+ * case's name or its diagnostics: about four times the longest a real run
+ * wrote (a case's diag of some 900 bytes), and a guest's endless line does
+ * not become megabytes of JSON and report.
+ */
+#define RESULT_TEXT_MAX 4096
+
+/*
  * Text of a log or a console as a JSON string (NULL: ""): bytes that are
- * not UTF-8 become U+FFFD, where json_string() would refuse the line.
+ * not UTF-8 become U+FFFD, where json_string() would refuse the line; text
+ * longer than RESULT_TEXT_MAX is clipped (result_clip).
  */
 json_t *result_text(const char *s);
+/*
+ * The first @max bytes of @s (@len long), or all of it, as a new string;
+ * what is cut is said at the end ("[kmatrix: N more bytes cut]").
+ */
+char *result_clip(const char *s, size_t len, size_t max);
 void result_set_verdict(json_t *r, const char *verdict, bool met,
 			const char *summary, GPtrArray *evidence);
 void result_set_timing(json_t *r, const char *stage, double seconds);

@@ -209,6 +209,27 @@ static void test_not_final_without_key(void **state)
 	g_free(p);
 }
 
+/* Text past RESULT_TEXT_MAX is clipped, and not inside a UTF-8 character. */
+static void test_text_clipped(void **state)
+{
+	GString *s = g_string_new("x");
+	json_t *j;
+	const char *t;
+
+	for (int i = 0; i < 100000; i++)
+		g_string_append(s, "\u00e9");
+	j = result_text(s->str);
+	t = json_string_value(j);
+	assert_true(strlen(t) <= RESULT_TEXT_MAX + 40);
+	assert_true(g_str_has_suffix(t, " [kmatrix: 195906 more bytes cut]"));
+	assert_null(strstr(t, "\ufffd"));
+	json_decref(j);
+	j = result_text("a short line");
+	assert_string_equal(json_string_value(j), "a short line");
+	json_decref(j);
+	g_string_free(s, TRUE);
+}
+
 static void test_verdicts(void **state)
 {
 	assert_true(result_verdict_known("pass"));
@@ -229,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_identity_mismatch),
 		cmocka_unit_test(test_not_final_without_key),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_text_clipped),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
