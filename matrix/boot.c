@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +10,7 @@
 #include "boot.h"
 #include "result.h"
 
+#define KERNEL_MARK "Linux version"
 #define INIT_MARK "KMATRIX-INIT-START"
 #define DONE_MARK "KMATRIX-DONE"
 /* A kernel that says nothing this long will not start talking. */
@@ -17,6 +20,36 @@
 #define PROBE_S 30
 #define CONSOLE_LINES 25
 #define SILENT "no console output"
+
+/*
+ * The console log's cap.  Both suites of a cell print about 40 KiB; a
+ * kernel that WARNs in every case would print well under 1 MiB.  Through
+ * the emulated UART under TCG a flooding guest writes 70-140 KiB/s here
+ * (x86_64, arm64, mips64el alike), so it passes 4 MiB in under a minute,
+ * far inside the time limit; and a matrix whose every cell floods keeps
+ * 4 MiB a cell.
+ */
+#define CONSOLE_CAP_MIB 4
+#define CONSOLE_CAP ((off_t)CONSOLE_CAP_MIB << 20)
+/*
+ * QEMU cannot write past twice the cap (RLIMIT_FSIZE).  The watch polls
+ * every 0.5 s, which under TCG lets the log pass the cap by some 70 KiB;
+ * the limit holds as well under KVM's faster serial, or while kmatrix
+ * itself is too busy to poll.
+ */
+#define CONSOLE_HARD_CAP (2 * CONSOLE_CAP)
+#define FLOOD "console flood"
+/* The cut looks this far back from the cap for the end of a line. */
+#define CUT_WINDOW 4096
+#define CUT_MARK "kmatrix: console log cut"
+/*
+ * The watch reads the log this much at a time, and each read again the
+ * last bytes of the one before: a marker may straddle two.
+ */
+#define SCAN_CHUNK 65536
+#define SCAN_OVERLAP 32
+/* Evidence shows this much of one console line. */
+#define CONSOLE_LINE_MAX 512
 
 char **boot_qemu_argv(const struct cell *c, const char *initramfs)
 {
@@ -67,7 +100,43 @@ static char *read_text(const char *path)
 
 bool boot_kernel_spoke(const char *text)
 {
-	return strstr(text, "Linux version") || strstr(text, INIT_MARK);
+	return strstr(text, KERNEL_MARK) || strstr(text, INIT_MARK);
+}
+
+static bool has(const char *buf, size_t n, const char *mark)
+{
+	return memmem(buf, n, mark, strlen(mark)) != NULL;
+}
+
+/*
+ * Read what the log gained since the last poll, up to the cap, a chunk at
+ * a time: a flooding guest's log is never read whole, nor read twice.
+ */
+static void scan_console(struct boot *b, off_t size, gint64 now)
+{
+	off_t end = MIN(size, CONSOLE_CAP);
+	char *buf;
+	int fd;
+
+	if (b->scanned >= end || (b->spoke && b->done_seen))
+		return;
+	fd = open(b->log, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	buf = g_malloc(SCAN_CHUNK);
+	while (b->scanned < end && !(b->spoke && b->done_seen)) {
+		off_t from = MAX(0, b->scanned - SCAN_OVERLAP);
+		ssize_t n = pread(fd, buf, MIN(SCAN_CHUNK, end - from), from);
+
+		if (n <= 0 || from + n <= b->scanned)
+			break;
+		b->spoke |= has(buf, n, KERNEL_MARK) || has(buf, n, INIT_MARK);
+		if (!b->done_seen && has(buf, n, DONE_MARK))
+			b->done_seen = now;
+		b->scanned = from + n;
+	}
+	g_free(buf);
+	close(fd);
 }
 
 /*
@@ -79,23 +148,59 @@ static const char *watch_console(struct child *ch, void *data)
 	struct boot *b = data;
 	gint64 now = g_get_monotonic_time();
 	struct stat st;
-	char *text = NULL;
 
 	if (now - b->last_check < G_USEC_PER_SEC / 2)
 		return NULL;
 	b->last_check = now;
-	if (stat(b->log, &st) == 0 && st.st_size > 0 && (!b->spoke || !b->done_seen))
-		text = read_text(b->log);
-	if (text && !b->spoke)
-		b->spoke = boot_kernel_spoke(text);
-	if (text && !b->done_seen && strstr(text, DONE_MARK))
-		b->done_seen = now;
-	g_free(text);
+	if (stat(b->log, &st) < 0)
+		st.st_size = 0;
+	scan_console(b, st.st_size, now);
+	if (st.st_size > CONSOLE_CAP)
+		return FLOOD ": the console log passed " G_STRINGIFY(CONSOLE_CAP_MIB) " MiB";
 	if (!b->spoke)
 		return now - ch->started > SILENCE_S * G_USEC_PER_SEC ? SILENT : NULL;
 	if (b->done_seen && now - b->done_seen > AFTER_DONE_S * G_USEC_PER_SEC)
 		return "guest did not power off after " DONE_MARK;
 	return NULL;
+}
+
+/* Cut the open log of @size bytes at @cap: the bytes cut, or -1. */
+static off_t cut_log(int fd, off_t size, off_t cap)
+{
+	off_t from = MAX(0, cap - CUT_WINDOW), keep = cap, cut = -1;
+	char *buf = g_malloc(cap - from + 1), *nl, *mark;
+
+	if (pread(fd, buf, cap - from, from) != cap - from) {
+		g_free(buf);
+		return -1;
+	}
+	/* A line that is cut goes whole, unless it is longer than the window. */
+	nl = memrchr(buf, '\n', cap - from);
+	if (nl)
+		keep = from + (nl - buf) + 1;
+	mark = g_strdup_printf("%s%s at byte %lld (cap %lld): %lld bytes of guest output dropped\n",
+			       nl ? "" : "\n", CUT_MARK, (long long)keep, (long long)cap,
+			       (long long)(size - keep));
+	if (ftruncate(fd, keep) == 0 &&
+	    pwrite(fd, mark, strlen(mark), keep) == (ssize_t)strlen(mark))
+		cut = size - keep;
+	g_free(mark);
+	g_free(buf);
+	return cut;
+}
+
+off_t boot_cut_console(const char *path, off_t cap)
+{
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	struct stat st;
+	off_t cut = -1;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (fstat(fd, &st) == 0)
+		cut = st.st_size > cap ? cut_log(fd, st.st_size, cap) : 0;
+	close(fd);
+	return cut;
 }
 
 int boot_start(struct cell *c, struct boot *b, const char *accel)
@@ -112,6 +217,7 @@ int boot_start(struct cell *c, struct boot *b, const char *accel)
 	b->ch.argv = b->argv;
 	b->ch.log = b->log;
 	b->ch.timeout = c->qemu.timeout;
+	b->ch.max_file = CONSOLE_HARD_CAP;
 	b->ch.watch = watch_console;
 	b->ch.watch_data = b;
 	b->ch.usage = &b->usage;
@@ -146,6 +252,7 @@ static const char *probe_kvm(const struct cell *c, const char *initramfs)
 	b.ch.argv = with_accel(base, "kvm");
 	b.ch.log = log;
 	b.ch.timeout = PROBE_S;
+	b.ch.max_file = CONSOLE_HARD_CAP;
 	run_command(&b.ch);
 	text = read_text(log);
 	ok = strstr(text, INIT_MARK) != NULL;
@@ -168,71 +275,112 @@ const char *boot_accel(const struct cell *c, const char *initramfs)
 	return probed;
 }
 
-static void add_lines_around(struct outcome *o, char **lines, int at, int before, int after)
+/*
+ * The console is read as one text, never split into an array of lines: a
+ * flood of short lines would make millions of them.
+ */
+static const char *line_start(const char *text, const char *p)
 {
-	int n = g_strv_length(lines);
-
-	for (int i = MAX(0, at - before); i < n && i <= at + after; i++)
-		outcome_add(o, "%s", g_strchomp(lines[i]));
+	while (p > text && p[-1] != '\n')
+		p--;
+	return p;
 }
 
-static int find_line(char **lines, const char *needle)
+/* The line @s starts, clipped, as evidence; returns the next line or NULL. */
+static const char *add_line(struct outcome *o, const char *s)
 {
-	for (int i = 0; lines[i]; i++)
-		if (strstr(lines[i], needle))
-			return i;
-	return -1;
+	const char *end = strchrnul(s, '\n');
+	size_t len = end - s;
+	char *line;
+
+	while (len > 0 && g_ascii_isspace(s[len - 1]))
+		len--;
+	line = result_clip(s, len, CONSOLE_LINE_MAX);
+	outcome_add(o, "%s", line);
+	g_free(line);
+	return *end && end[1] ? end + 1 : NULL;
 }
 
-static void last_lines(struct outcome *o, char **lines)
+/* The line holding @at, with up to @before lines above it and @after below. */
+static void add_lines_around(struct outcome *o, const char *text, const char *at,
+			     int before, int after)
 {
-	int n = g_strv_length(lines);
+	const char *s = line_start(text, at);
+	int n = 0;
 
-	while (n > 0 && !*g_strstrip(lines[n - 1]))
-		n--;
-	add_lines_around(o, lines, n - 1, CONSOLE_LINES - 1, 0);
+	while (n < before && s > text) {
+		s = line_start(text, s - 1);
+		n++;
+	}
+	for (int i = 0; s && i <= n + after; i++)
+		s = add_line(o, s);
+}
+
+static void last_lines(struct outcome *o, const char *text)
+{
+	const char *end = text + strlen(text);
+
+	while (end > text && g_ascii_isspace(end[-1]))
+		end--;
+	if (end > text)
+		add_lines_around(o, text, end - 1, CONSOLE_LINES - 1, 0);
 }
 
 /* Nothing from the kernel: what the console holds is the firmware's. */
-static void silent(struct outcome *o, char **lines, bool stopped)
+static void silent(struct outcome *o, const char *text, bool stopped)
 {
 	outcome_set(o, "boot-failed", SILENT);
 	outcome_add(o, "QEMU %s; the console holds no kernel output",
 		    stopped ? "was stopped" : "exited");
-	last_lines(o, lines);
+	last_lines(o, text);
+}
+
+/* Stopped at the cap, or its log cut there (the cut's line is the last). */
+static bool flooded(const char *text, const struct child *ch)
+{
+	const char *end = text + strlen(text);
+
+	if (ch->killed_by && g_str_has_prefix(ch->killed_by, FLOOD))
+		return true;
+	while (end > text && end[-1] == '\n')
+		end--;
+	return g_str_has_prefix(line_start(text, end), CUT_MARK);
 }
 
 bool boot_classify(const char *text, const struct child *ch, struct outcome *o)
 {
-	char **lines = g_strsplit(text, "\n", -1);
-	int panic = find_line(lines, "Kernel panic");
+	const char *panic = strstr(text, "Kernel panic");
 	bool init = strstr(text, INIT_MARK) != NULL;
+	bool done = strstr(text, DONE_MARK) != NULL;
 	bool spoke = boot_kernel_spoke(text);
 	bool stopped = ch->timed_out || ch->killed_by;
-	bool judged = false;
 
 	if (!spoke && (!*text || (ch->killed_by && !strcmp(ch->killed_by, SILENT)))) {
-		silent(o, lines, stopped);
-	} else if (!init && !stopped && ch->status != 0 && !strstr(text, "Linux version")) {
+		silent(o, text, stopped);
+	} else if (flooded(text, ch) && !done) {
+		/* Past the cap the tests' report is lost: the guest is broken. */
+		outcome_set(o, "boot-failed", FLOOD " %s init started: more than %d MiB on the console",
+			    init ? "after" : "before", CONSOLE_CAP_MIB);
+		last_lines(o, text);
+	} else if (!init && !stopped && ch->status != 0 && !strstr(text, KERNEL_MARK)) {
 		outcome_set(o, "infra-error", "QEMU failed to start");
-		last_lines(o, lines);
+		last_lines(o, text);
 	} else if (!spoke) {
-		silent(o, lines, stopped);
-	} else if (panic >= 0) {
+		silent(o, text, stopped);
+	} else if (panic) {
 		outcome_set(o, "boot-failed", "kernel panic%s", init ? " after init started" : "");
-		add_lines_around(o, lines, panic, 12, 8);
+		add_lines_around(o, text, panic, 12, 8);
 	} else if (!init) {
 		outcome_set(o, "boot-failed", "no init: %s never printed",
 			    INIT_MARK);
-		last_lines(o, lines);
-	} else if (ch->timed_out && !strstr(text, DONE_MARK)) {
+		last_lines(o, text);
+	} else if (ch->timed_out && !done) {
 		outcome_set(o, "timeout", "guest did not finish in %.0f s", ch->timeout);
-		last_lines(o, lines);
+		last_lines(o, text);
 	} else {
-		judged = true;
+		return false;
 	}
-	g_strfreev(lines);
-	return !judged;
+	return true;
 }
 
 /* Judging runs in kmatrix itself: its own CPU and peak memory are the test's. */
@@ -261,6 +409,8 @@ void boot_finish(struct boot *b, const struct expectations *exp)
 
 	run_wait(&b->ch);
 	b->active = false;
+	if (boot_cut_console(b->log, CONSOLE_CAP) < 0)
+		g_printerr("kmatrix: cannot cut %s at its cap: %s\n", b->log, g_strerror(errno));
 	for (int i = 0; b->argv[i]; i++)
 		json_array_append_new(argv, json_string(b->argv[i]));
 	json_object_set_new(json_object_get(c->result, "inputs"), "qemu_argv", argv);

@@ -20,6 +20,7 @@ struct boot {
 	const char *accel;
 	gint64 last_check;
 	gint64 done_seen;
+	off_t scanned;		/* how far the watch has read the console */
 	gint64 real_start;	/* Unix time, microseconds */
 	struct usage usage;	/* QEMU's own: a boot outlives any stage's sink */
 	bool spoke;		/* the kernel (not the firmware) has printed */
@@ -36,6 +37,13 @@ void boot_finish(struct boot *b, const struct expectations *exp);
 
 /* Has the kernel, or its init, printed?  Firmware banners do not count. */
 bool boot_kernel_spoke(const char *text);
+/*
+ * Cut the console log at @path down to @cap bytes (at the last line end
+ * within 4 KiB before the cap, when there is one) and append a line saying
+ * where and how many bytes were cut.  Returns the bytes cut (0: the log is
+ * within the cap, or absent), or -1 on error.
+ */
+off_t boot_cut_console(const char *path, off_t cap);
 /* Classify a finished boot's console text; false when the tests may be judged. */
 bool boot_classify(const char *text, const struct child *ch, struct outcome *o);
 /* Judge the KTAP in @text for @step into @r (tests, ktap) and @o. */

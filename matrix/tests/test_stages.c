@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "boot.h"
@@ -148,6 +149,173 @@ static void test_done(void **state)
 	outcome_clear(&o);
 }
 
+#define CAP 10000
+#define FLOODED { .done = true, .killed_by = "console flood: the console log passed 4 MiB" }
+
+/* @text in a new file, cut at CAP; its bytes after the cut in @cut. */
+static char *cut_text(const char *text, gsize *len, off_t *cut)
+{
+	char *path = NULL, *out = NULL;
+	int fd = g_file_open_tmp("kmatrix-console-XXXXXX", &path, NULL);
+
+	close(fd);
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	*cut = boot_cut_console(path, CAP);
+	assert_true(g_file_get_contents(path, &out, len, NULL));
+	unlink(path);
+	g_free(path);
+	return out;
+}
+
+/* The last line of @text: what the cut appended. */
+static const char *last_line(const char *text)
+{
+	const char *nl = text + strlen(text) - 1;
+
+	while (nl > text && nl[-1] != '\n')
+		nl--;
+	return nl;
+}
+
+static GString *many_lines(const char *head, int n)
+{
+	GString *s = g_string_new(head);
+
+	for (int i = 0; i < n; i++)
+		g_string_append_printf(s, "flood line %d\n", i);
+	return s;
+}
+
+/* Many lines: cut after the last whole line before the cap. */
+static void test_cut_lines(void **state)
+{
+	GString *s = many_lines("", 2000);
+	char *mark, *out, *tail;
+	gsize len;
+	off_t cut;
+
+	out = cut_text(s->str, &len, &cut);
+	mark = strstr(out, "kmatrix: console log cut at byte ");
+	assert_non_null(mark);
+	assert_true(mark - out <= CAP && mark - out > CAP - 20);
+	assert_int_equal(cut, s->len - (mark - out));
+	assert_int_equal(mark[-1], '\n');
+	assert_memory_equal(out, s->str, mark - out);
+	assert_ptr_equal(last_line(out), mark);
+	tail = g_strdup_printf("(cap %d): %lld bytes of guest output dropped\n", CAP, (long long)cut);
+	assert_true(g_str_has_suffix(mark, tail));
+	assert_true(len <= CAP + 100);
+	g_free(tail);
+	g_free(out);
+	g_string_free(s, TRUE);
+}
+
+/* One line longer than the cap: cut at the cap, the marker on a line of its own. */
+static void test_cut_one_line(void **state)
+{
+	char *line = g_strnfill(3 * CAP, 'x');
+	char *out, *mark;
+	gsize len;
+	off_t cut;
+
+	out = cut_text(line, &len, &cut);
+	assert_int_equal(cut, 2 * CAP);
+	mark = strstr(out, "kmatrix: console log cut at byte 10000 ");
+	assert_non_null(mark);
+	assert_int_equal(mark - out, CAP + 1);
+	assert_int_equal(out[CAP], '\n');
+	assert_true(len <= CAP + 100);
+	g_free(out);
+	g_free(line);
+}
+
+/* Within the cap, or no log at all: nothing is cut. */
+static void test_cut_nothing(void **state)
+{
+	char *out;
+	gsize len;
+	off_t cut;
+
+	out = cut_text("Linux version 5.10\nKMATRIX-INIT-START\n", &len, &cut);
+	assert_int_equal(cut, 0);
+	assert_string_equal(out, "Linux version 5.10\nKMATRIX-INIT-START\n");
+	g_free(out);
+	assert_int_equal(boot_cut_console("/nonexistent/console.log", CAP), 0);
+}
+
+/* Every evidence line is clipped: an endless line is not a megabyte of it. */
+static void assert_clipped(const struct outcome *o)
+{
+	for (guint i = 0; i < o->evidence->len; i++)
+		assert_true(strlen(o->evidence->pdata[i]) < 600);
+}
+
+static void test_flood_after_init(void **state)
+{
+	GString *s = many_lines("Linux version 5.10\nKMATRIX-INIT-START\n", 2000);
+	struct child ch = FLOODED;
+	struct outcome o = { 0 };
+	off_t cut;
+	gsize len;
+	char *out = cut_text(s->str, &len, &cut);
+
+	assert_true(boot_classify(out, &ch, &o));
+	assert_string_equal(o.verdict, "boot-failed");
+	assert_string_equal(o.summary, "console flood after init started: more than 4 MiB on the console");
+	assert_int_equal(o.evidence->len, 25);
+	assert_true(has_evidence(&o, "kmatrix: console log cut at byte "));
+	assert_true(has_evidence(&o, "flood line "));
+	outcome_clear(&o);
+	g_free(out);
+	g_string_free(s, TRUE);
+}
+
+/*
+ * An endless line before init, and QEMU gone before the watch saw the cap:
+ * the cut's line alone says it flooded.
+ */
+static void test_flood_before_init(void **state)
+{
+	GString *s = g_string_new("Linux version 5.10\n");
+	struct child ch = { .done = true, .status = 0 };
+	struct outcome o = { 0 };
+	off_t cut;
+	gsize len;
+	char *out;
+
+	for (int i = 0; i < 3000; i++)
+		g_string_append(s, "endless ");
+	out = cut_text(s->str, &len, &cut);
+	assert_true(cut > 0);
+	assert_true(boot_classify(out, &ch, &o));
+	assert_string_equal(o.verdict, "boot-failed");
+	assert_string_equal(o.summary, "console flood before init started: more than 4 MiB on the console");
+	assert_true(has_evidence(&o, "endless endless"));
+	assert_true(has_evidence(&o, "more bytes cut]"));
+	assert_true(has_evidence(&o, "kmatrix: console log cut at byte "));
+	assert_clipped(&o);
+	outcome_clear(&o);
+	g_free(out);
+	g_string_free(s, TRUE);
+}
+
+/* A flood after the tests finished did not hide them: they are judged. */
+static void test_flood_after_done(void **state)
+{
+	GString *s = many_lines("Linux version 5.10\nKMATRIX-INIT-START\nKMATRIX-DONE rc=0\n", 2000);
+	struct child ch = FLOODED;
+	struct outcome o = { 0 };
+	off_t cut;
+	gsize len;
+	char *out = cut_text(s->str, &len, &cut);
+
+	assert_false(boot_classify(out, &ch, &o));
+	assert_null(o.verdict);
+	outcome_clear(&o);
+	g_free(out);
+	g_string_free(s, TRUE);
+}
+
 static void test_build_error_lines(void **state)
 {
 	struct outcome o = { 0 };
@@ -249,6 +417,12 @@ int main(void)
 		cmocka_unit_test(test_hang),
 		cmocka_unit_test(test_qemu_failed),
 		cmocka_unit_test(test_done),
+		cmocka_unit_test(test_cut_lines),
+		cmocka_unit_test(test_cut_one_line),
+		cmocka_unit_test(test_cut_nothing),
+		cmocka_unit_test(test_flood_after_init),
+		cmocka_unit_test(test_flood_before_init),
+		cmocka_unit_test(test_flood_after_done),
 		cmocka_unit_test(test_build_error_lines),
 		cmocka_unit_test(test_build_disk_full),
 		cmocka_unit_test(test_build_ccache_log),
