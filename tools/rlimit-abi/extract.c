@@ -190,6 +190,7 @@ bool abi_eval(GPtrArray *exprs, guint64 *values, char **err)
 	char *run[] = { bin, NULL };
 	char *out = NULL;
 	bool ok = false;
+	int rc;
 
 	for (guint i = 0; i < exprs->len; i++)
 		g_string_append_printf(
@@ -198,8 +199,11 @@ bool abi_eval(GPtrArray *exprs, guint64 *values, char **err)
 			(char *)exprs->pdata[i]);
 	g_string_append(c, "\treturn 0;\n}\n");
 	g_file_set_contents(file, c->str, -1, NULL);
-	if (abi_run(cc, NULL, NULL, err) == 0 &&
-	    abi_run(run, NULL, &out, err) == 0) {
+	rc = abi_run(cc, NULL, NULL, err);
+	/* a compile that worked has nothing to say: the run's stderr replaces it */
+	if (rc == 0 && err)
+		g_clear_pointer(err, g_free);
+	if (rc == 0 && abi_run(run, NULL, &out, err) == 0) {
 		char **lines = g_strsplit(out, "\n", -1);
 
 		ok = g_strv_length(lines) >= exprs->len;
