@@ -67,7 +67,7 @@ int cmd_sandbox(int argc, char **argv)
 		       "Run COMMAND as kmatrix's stages run: as the build user, without network,\n"
 		       "writing only the cache and results.  Exit status: COMMAND's.",
 		       entries, &argc, &argv))
-		return 2;
+		goto out;
 	/* GOption leaves the "--" that ends kmatrix's own options. */
 	if (argc > 1 && !g_strcmp0(argv[1], "--")) {
 		argv++;
@@ -75,8 +75,7 @@ int cmd_sandbox(int argc, char **argv)
 	}
 	if (argc < 2) {
 		g_printerr("kmatrix sandbox: no command (see kmatrix sandbox --help)\n");
-		g_strfreev(ro);
-		return 2;
+		goto out;
 	}
 	cache = cache_dir(cache_opt);
 	results = cache_results_dir(cache, results_opt);
@@ -95,9 +94,12 @@ int cmd_sandbox(int argc, char **argv)
 	}
 	lock_release(lock);
 	sandbox_clear(&sb);
-	g_strfreev(ro);
 	g_free(cache);
 	g_free(results);
 	g_free(top);
+out:
+	g_strfreev(ro);
+	g_free(cache_opt);
+	g_free(results_opt);
 	return rc;
 }
