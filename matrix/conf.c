@@ -149,6 +149,24 @@ static gboolean scan_syntax(const char *path, const char *text, GError **err)
 	return ok;
 }
 
+/*
+ * The scans read a line at a time up to the first NUL, GKeyFile reads
+ * past it: a NUL byte would hide the rest of the file from the scans
+ * (a key given twice there would pass).
+ */
+static gboolean check_text(const char *path, const char *text, gsize len, GError **err)
+{
+	const char *nul = memchr(text, '\0', len);
+	int line = 1;
+
+	if (!nul)
+		return TRUE;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	g_set_error(err, CONF_ERROR, 1, "%s:%d: a NUL byte: not a text file", path, line);
+	return FALSE;
+}
+
 static GKeyFile *load_keyfile(const char *path, GError **err)
 {
 	GKeyFile *kf;
@@ -161,7 +179,7 @@ static GKeyFile *load_keyfile(const char *path, GError **err)
 		g_error_free(e);
 		return NULL;
 	}
-	if (!scan_syntax(path, text, err)) {
+	if (!check_text(path, text, len, err) || !scan_syntax(path, text, err)) {
 		g_free(text);
 		return NULL;
 	}

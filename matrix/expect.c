@@ -161,6 +161,23 @@ static gboolean scan_lines(struct loader *ld, const char *text, GError **err)
 	return ok;
 }
 
+/*
+ * The scan and GKeyFile both stop at a NUL byte: whatever follows one
+ * would silently not be there.
+ */
+static gboolean check_text(const struct loader *ld, const char *text, gsize len,
+			   GError **err)
+{
+	const char *nul = memchr(text, '\0', len);
+	int line = 1;
+
+	if (!nul)
+		return TRUE;
+	for (const char *p = text; p < nul; p++)
+		line += *p == '\n';
+	return fail_at(ld, line, err, "a NUL byte: not a text file");
+}
+
 static gboolean add_patterns(const struct loader *ld, struct step_expect *s,
 			     int k, const char *group, const char *key,
 			     int nesting, GError **err);
@@ -364,6 +381,7 @@ struct expectations *expect_load(const char *path, GError **err)
 	struct loader ld = { .path = path };
 	GError *kerr = NULL;
 	char *text = NULL;
+	gsize len;
 	gboolean ok;
 
 	e->path = g_strdup(path);
@@ -374,11 +392,11 @@ struct expectations *expect_load(const char *path, GError **err)
 	ld.kf = g_key_file_new();
 	ld.lines = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
 	ld.written = e->written;
-	ok = g_file_get_contents(path, &text, NULL, &kerr);
+	ok = g_file_get_contents(path, &text, &len, &kerr);
 	if (!ok)
 		fail_at(&ld, 0, err, "%s", kerr->message);
 	else
-		ok = scan_lines(&ld, text, err);
+		ok = check_text(&ld, text, len, err) && scan_lines(&ld, text, err);
 	if (ok && !g_key_file_load_from_data(ld.kf, text, -1,
 					     G_KEY_FILE_NONE, &kerr))
 		ok = fail_at(&ld, 0, err, "%s", kerr->message);
