@@ -3,9 +3,10 @@
 # rlimit-tests: one fully static binary per arch of the matrix,
 # $(B)/guest/<arch>/rlimit-tests built by the arch's guest_cc, and for an
 # arch with a compat suite $(B)/guest/<arch>/rlimit-tests-<compat> built
-# by its compat_cc; each compiled and linked in one compiler run without
-# debug info, so the same sources give the same bytes (kmatrix keys its
-# cells by the binary's hash).
+# by its compat_cc with RLT_COMPAT_SUITE defined (it leaves out the cases
+# only native programs serve: PAM's); each compiled and linked in one
+# compiler run without debug info, so the same sources give the same bytes
+# (kmatrix keys its cells by the binary's hash).
 
 GUEST_SRCS := $(sort $(wildcard guest-tests/*.c))
 GUEST_HDRS := $(wildcard guest-tests/*.h)
@@ -30,6 +31,8 @@ $(GUEST_ARCHES_MK): $(KMATRIX) matrix/matrix.conf $(wildcard arch-configs/*/arch
 		dep=arch-configs/$$a/arch.conf; \
 		rule $$bin "$$(val guest_cc)"; \
 		[ -z "$$compat" ] || rule $$bin-$$compat "$$(val compat_cc)"; \
+		[ -z "$$compat" ] || \
+			echo "$$bin-$$compat: GUEST_CFLAGS += -DRLT_COMPAT_SUITE"; \
 	done >$@.tmp
 	@mv $@.tmp $@
 

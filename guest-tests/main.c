@@ -19,8 +19,16 @@
 
 static const struct section *const all_sections[] = {
 	&limits_section, &sys_section, &nice_section,	&rt_section,
-	&policy_section, &cap_section, &client_section,
+	&policy_section, &cap_section, &client_section, &pam_section,
 };
+
+/* The abi lines; in a compat suite, why the PAM cases are not in it. */
+static void header(struct ktap_writer *w)
+{
+	abi_diag(w);
+	if (pam_section_note)
+		kw_diag(w, pam_section_note);
+}
 
 static void usage(FILE *out)
 {
@@ -58,5 +66,5 @@ int main(int argc, char **argv)
 	if (uname(&u) == 0)
 		printf("rlimit-tests: %s %s %s\n", u.sysname, u.release,
 		       u.machine);
-	return run_cases(secs, ARRAY_SIZE(secs), argv + 1, abi_diag);
+	return run_cases(secs, ARRAY_SIZE(secs), argv + 1, header);
 }
