@@ -31,7 +31,9 @@ field() { # FILE JQ-LIKE-KEY: a top-level string or boolean of a result
 
 # Assert one cell: its verdict and, for judged cells, what its tests show:
 # the arch's compat suite ran beside the native one (and at the baseline
-# fails the feature cases too), the arch's skipped cases skipped.
+# fails the feature cases too), the arch's skipped cases skipped, and the
+# PAM cases ran in the native suite alone where the guest has a Debian
+# userland (and skipped where it has none).
 check_cell() { # ARCH STEP
 	local f=$results/$version/$1/$2.json
 	[ -f "$f" ] || { fail "$version/$1/$2: no result file"; return; }
@@ -39,10 +41,10 @@ check_cell() { # ARCH STEP
 		fail "$version/$1/$2: verdict $(field "$f" verdict): $(field "$f" summary)"
 	[ "$(field "$f" met)" = true ] || fail "$version/$1/$2: not met"
 	[ "$(field "$f" final)" = true ] || fail "$version/$1/$2: not final"
-	python3 - "$f" "$2" "$("$kmatrix" conf arch "$1" compat)" <<'PY' || fail "$version/$1/$2: tests do not show the expected pattern"
+	python3 - "$f" "$2" "$("$kmatrix" conf arch "$1" compat)" "$("$kmatrix" conf arch "$1" userland)" <<'PY' || fail "$version/$1/$2: tests do not show the expected pattern"
 import json, sys
 r = json.load(open(sys.argv[1]))
-step, compat = sys.argv[2], sys.argv[3]
+step, compat, userland = sys.argv[2], sys.argv[3], sys.argv[4]
 tests = r["tests"]
 assert len(tests) >= 10, "too few tests: %d" % len(tests)
 assert r["ktap"]["plan"] == len(tests), "plan %d, %d tests" % (r["ktap"]["plan"], len(tests))
@@ -52,6 +54,14 @@ if compat:
     suites[compat] = [t for t in tests if t["name"].startswith(compat + ".")]
     assert len(suites[compat]) >= 10, "compat suite %s: %d tests" % (compat, len(suites[compat]))
     assert compat in r.get("abi_runtime", {}), "no ABI numbers from the %s suite" % compat
+    assert not [t for t in suites[compat] if t["name"].startswith(compat + ".pam_")], \
+        "PAM cases in the %s suite" % compat
+pam = [t for t in suites["native"] if t["name"].startswith("pam_")]
+assert len(pam) >= 10, "%d PAM cases" % len(pam)
+if userland == "none":
+    assert all(t["result"] == "skip" for t in pam), "a PAM case ran without a userland"
+else:
+    assert not [t["name"] for t in pam if t["result"] == "skip"], "PAM cases skipped"
 for name, ts in suites.items():
     failing = [t["name"] for t in ts if t["result"] == "not ok"]
     if step == "baseline":
