@@ -89,12 +89,17 @@ static char **with_accel(char **argv, const char *accel)
 	return a;
 }
 
-static char *read_text(const char *path)
+char *boot_console_text(const char *path)
 {
 	char *text = NULL;
+	gsize len, n = 0;
 
-	if (!g_file_get_contents(path, &text, NULL, NULL))
+	if (!g_file_get_contents(path, &text, &len, NULL))
 		return g_strdup("");
+	for (gsize i = 0; i < len; i++)
+		if (text[i])
+			text[n++] = text[i];
+	text[n] = '\0';
 	return text;
 }
 
@@ -254,7 +259,7 @@ static const char *probe_kvm(const struct cell *c, const char *initramfs)
 	b.ch.timeout = PROBE_S;
 	b.ch.max_file = CONSOLE_HARD_CAP;
 	run_command(&b.ch);
-	text = read_text(log);
+	text = boot_console_text(log);
 	ok = strstr(text, INIT_MARK) != NULL;
 	g_free(text);
 	g_strfreev(b.ch.argv);
@@ -392,7 +397,7 @@ static void judge(struct boot *b, const struct expectations *exp)
 	char *text;
 
 	usage_self(&before);
-	text = read_text(b->log);
+	text = boot_console_text(b->log);
 	if (!boot_classify(text, &b->ch, &c->out))
 		test_judge(text, c->a, exp, c->step->id, c->result, &c->out);
 	usage_self(&after);

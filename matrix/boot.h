@@ -35,6 +35,12 @@ int boot_start(struct cell *c, struct boot *b, const char *accel);
 /* Wait for the boot, classify it and judge the tests; sets c->out. */
 void boot_finish(struct boot *b, const struct expectations *exp);
 
+/*
+ * A console log as text ("" when unreadable), its NUL bytes (firmware
+ * and serial line noise) dropped: strstr() and the judge would stop at
+ * the first one, and miss the kernel and the KTAP after it.
+ */
+char *boot_console_text(const char *path);
 /* Has the kernel, or its init, printed?  Firmware banners do not count. */
 bool boot_kernel_spoke(const char *text);
 /*
