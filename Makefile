@@ -9,6 +9,7 @@ HOST_CFLAGS ?= -O2 -g
 PKGS := glib-2.0 jansson
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+include tests/sanitize.mk
 
 .PHONY: all setup matrix check check-unit clean
 all:
