@@ -25,6 +25,7 @@ include tests/check.mk
 include tests/report/build.mk
 include tests/port/build.mk
 include bench/build.mk
+include fuzz/build.mk
 
 # All set-up through apt; idempotent, prints what it installs.
 setup:
