@@ -97,6 +97,17 @@ static char *patch_subject(const char *file)
 	return r;
 }
 
+/* git apply's report without the build user's unreadable ~/.config noise. */
+static char *hunks_text(char **l)
+{
+	GString *t = g_string_new(NULL);
+
+	for (int i = 0; l[i]; i++)
+		if (!g_str_has_prefix(l[i], "warning: unable to access '"))
+			g_string_append_printf(t, "%s\n", l[i]);
+	return g_strchomp(g_string_free(t, FALSE));
+}
+
 /*
  * No merge base to fall back on (the patch's blobs are not in this tree):
  * git apply names the hunks it could not place and the context it looked for.
@@ -126,11 +137,11 @@ static void failed_hunks(struct port *pt, struct port_patch *pp)
 			g_string_append_printf(files, "%s%s", files->len ? " " : "", f);
 		g_free(f);
 	}
-	g_strfreev(l);
 	g_free(pp->files);
 	pp->files = g_string_free(files, FALSE);
 	g_free(pp->conflict);
-	pp->conflict = text ? g_strchomp(text) : g_strdup("");
+	pp->conflict = hunks_text(l);
+	g_strfreev(l);
 	g_free(log);
 }
 
@@ -435,11 +446,14 @@ static gboolean open_worktree(struct port *pt, const char *tree)
 	char *log = g_strconcat(pt->work, ".log", NULL);
 	char *parent = g_path_get_dirname(pt->work);
 	char *mk[] = { "mkdir", "-p", parent, NULL };
+	char *gone[] = { "rm", "-rf", pt->work, NULL };
 	gboolean ok;
 
 	git_run(NULL, NULL, mk);
 	g_free(parent);
 	git_run(tree, NULL, rm);
+	/* a worktree of a tree laid anew is no longer known to it: remove it whole */
+	git_run(NULL, NULL, gone);
 	git_run(tree, NULL, prune);
 	ok = git_run(tree, log, add) == 0;
 	if (!ok)
