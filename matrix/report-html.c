@@ -45,6 +45,7 @@ static void h_style(GString *out)
 		"table.grid td a{color:inherit;text-decoration:none;display:block}\n"
 		".v-missing{background:repeating-linear-gradient(45deg,#fff,#fff 6px,#ddd 6px,#ddd 12px)!important}\n"
 		".v-excluded{background:#eeeeee;color:#555555}\n"
+		"td.abi-break{background:#f6c6c6;color:#7a0c0c;font-weight:bold}td.abi-own{font-style:italic}\n"
 		".badge{display:inline-block;padding:0 .4em;border:1px solid;font-weight:bold;font-size:.85em}\n"
 		"details{border:1px solid #bbb;margin:.4em 0;padding:.3em .6em}summary{cursor:pointer}\n"
 		"pre{background:#f4f4f4;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size:.85em;white-space:pre-wrap}\n"
@@ -427,6 +428,24 @@ static void h_trend(GString *out, const struct report *r)
 }
 
 /* The caller writes the title; @cls, when set, is the table's class. */
+/*
+ * In the ABI tables a number ending in '!' is a break (the header, uapi,
+ * libc and kernel disagree) and one ending in '*' an arch's own numbering:
+ * marked, so neither hides among the numbers that agree.
+ */
+static const char *abi_mark(const char *cls, const char *text)
+{
+	size_t n = strlen(text);
+
+	if (!cls || strcmp(cls, "abi") || !n)
+		return "";
+	if (text[n - 1] == '!')
+		return " class=\"abi-break\"";
+	if (text[n - 1] == '*')
+		return " class=\"abi-own\"";
+	return "";
+}
+
 static void h_table(GString *out, const struct report_table *t, const char *cls)
 {
 	g_string_append(out, "<table");
@@ -444,7 +463,7 @@ static void h_table(GString *out, const struct report_table *t, const char *cls)
 
 		g_string_append(out, "<tr>");
 		for (guint c = 0; c < cells->len; c++) {
-			g_string_append(out, "<td>");
+			g_string_append_printf(out, "<td%s>", abi_mark(cls, cells->pdata[c]));
 			xml_text(out, cells->pdata[c]);
 			g_string_append(out, "</td>");
 		}
@@ -499,7 +518,7 @@ static void h_abi(GString *out, const struct report *r)
 			xml_text(out, t->title);
 			g_string_append(out, "</h3>\n");
 		}
-		h_table(out, t, NULL);
+		h_table(out, t, "abi");
 	}
 	g_string_append(out, "</section>\n");
 	g_ptr_array_free(tables, TRUE);

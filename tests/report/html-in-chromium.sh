@@ -85,6 +85,20 @@ if got != want:
     sys.exit("the rendered grid does not match the results")
 classes = sorted(set(want.values()))
 print("html-in-chromium: %d cells, verdict classes: %s" % (len(got), " ".join(classes)))
+# The ABI section: the RLIMIT_* numbers per arch and tree as a table, the
+# fixture's break (alpha's NLIMITS "15 !") marked as one.
+abi = re.search(r'<section id="abi">(.*?)</section>', dom, re.S)
+if not abi:
+    sys.exit("no ABI section in the page")
+tables = re.findall(r'<table class="abi">(.*?)</table>', abi.group(1), re.S)
+numbers = [t for t in tables if "<th>NICE</th>" in t and "<th>RTPRIO</th>" in t
+           and "<th>arch</th>" in t]
+if not numbers:
+    sys.exit("the ABI section has no arch x tree table of RLIMIT numbers")
+breaks = [html.unescape(b) for b in re.findall(r'<td class="abi-break">([^<]*)</td>', numbers[0])]
+if "15 !" not in breaks:
+    sys.exit("the ABI break (alpha NLIMITS 15 !) is not marked: %r" % breaks)
+print("html-in-chromium: ABI table with %d marked break(s)" % len(breaks))
 EOF
 
 xmllint --noout --schema "$top/tests/report/junit.xsd" "$out/junit.xml" 2>"$out/xmllint.log" ||
