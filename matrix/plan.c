@@ -84,12 +84,14 @@ static gboolean check_steps(const struct plan *p, GError **err)
 static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 {
 	GString *only = g_string_new(NULL);
+	/* --series as the user typed it, from where they typed it */
+	g_autofree char *series = o->series ? g_canonicalize_filename(o->series, NULL) : NULL;
 
 	p->m = conf_open(p->top, o->matrix, err);
 	if (!p->m)
 		return 2;
 	for (int i = 0; o->trees && o->trees[i]; i++) {
-		struct version_conf *v = conf_add_tree(p->m, o->trees[i], o->series,
+		struct version_conf *v = conf_add_tree(p->m, o->trees[i], series,
 							       !o->no_backport, err);
 
 		if (!v) {
