@@ -496,6 +496,9 @@ static json_t *build_misc(const struct kcidb *k, const struct rcell *c)
 	set_str(misc, "missing", c->missing);
 	set_str(misc, "key", jstr(c->res, "key"));
 	set_str(misc, "build_key", jstr(inputs, "build_key"));
+	/* booted from the image store: this run compiled nothing for the cell */
+	if (json_is_true(json_object_get(c->res, "image_reused")))
+		json_object_set_new(misc, "image_reused", json_true());
 	/* the build directory's .config is the last step built there */
 	if (k->r->cache && *jstr(inputs, "config")) {
 		set_own(misc, "config_path", g_build_filename(k->r->cache, "build",
