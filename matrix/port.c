@@ -567,8 +567,8 @@ int cmd_port(int argc, char **argv)
 	struct plan_opts o = { 0 };
 	struct port pt = { 0 };
 	GError *err = NULL;
-	char *cache_top;
-	int rc, status;
+	char *cache_top, *top;
+	int rc = 2, status;
 	pid_t pid;
 
 	if (verb_parse("port", "VERSION",
@@ -579,26 +579,26 @@ int cmd_port(int argc, char **argv)
 		return 2;
 	if (argc != 2 || (format && strcmp(format, "md") && strcmp(format, "json"))) {
 		g_printerr("kmatrix port: usage: kmatrix port [--from V] [--format md|json] VERSION\n");
-		return 2;
+		goto out;
 	}
 	cache_top = cache_dir(cache);
+	top = cache_project_top();
 	pt.outdir = output ? g_canonicalize_filename(output, NULL) :
-			     g_build_filename(cache_project_top(), "backports", argv[1], NULL);
+			     g_build_filename(top, "backports", argv[1], NULL);
 	pt.stage = g_build_filename(cache_top, "work", "port", argv[1], "draft", NULL);
 	g_free(cache_top);
+	g_free(top);
 	if (!check_outdir(&pt))
-		return 2;
+		goto out;
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0)
-		return 2;
+		goto out;
 	if (pid > 0) {
 		rc = waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 		if (install_draft(&pt))
 			rc = 2;
-		g_free(pt.outdir);
-		g_free(pt.stage);
-		return rc;
+		goto out;
 	}
 	trees[0] = tree;
 	o.trees = tree ? trees : NULL;
@@ -628,4 +628,15 @@ int cmd_port(int argc, char **argv)
 	plan_close(&pt.p);
 	fflush(NULL);
 	_exit(rc);
+out:
+	/* the parent, and every early exit: the child ends with _exit() above */
+	g_free(pt.outdir);
+	g_free(pt.stage);
+	g_free(from);
+	g_free(format);
+	g_free(output);
+	g_free(tree);
+	g_free(cache);
+	g_free(matrix);
+	return rc;
 }
