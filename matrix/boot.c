@@ -24,16 +24,16 @@
 /*
  * The console log's cap.  Both suites of a cell print about 40 KiB; a
  * kernel that WARNs in every case would print well under 1 MiB.  Through
- * the emulated UART under TCG a flooding guest writes 70-140 KiB/s here
- * (x86_64, arm64, mips64el alike), so it passes 4 MiB in under a minute,
- * far inside the time limit; and a matrix whose every cell floods keeps
- * 4 MiB a cell.
+ * the emulated UART under TCG a flooding guest writes 70-140 KiB/s here on
+ * a busy machine (x86_64, arm64, mips64el alike), about 300 KiB/s on an
+ * idle one, so it passes 4 MiB within a minute, far inside the time
+ * limit; and a matrix whose every cell floods keeps 4 MiB a cell.
  */
 #define CONSOLE_CAP_MIB 4
 #define CONSOLE_CAP ((off_t)CONSOLE_CAP_MIB << 20)
 /*
  * QEMU cannot write past twice the cap (RLIMIT_FSIZE).  The watch polls
- * every 0.5 s, which under TCG lets the log pass the cap by some 70 KiB;
+ * every 0.5 s, which under TCG lets the log pass the cap by some 100 KiB;
  * the limit holds as well under KVM's faster serial, or while kmatrix
  * itself is too busy to poll.
  */
