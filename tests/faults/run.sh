@@ -345,6 +345,50 @@ case_hang() { # 6: a guest that hangs after init started
 	no_strays
 }
 
+# The console log's cap (matrix/boot.c CONSOLE_CAP) and what the cut adds
+# past it: a newline and its marker line.
+console_cap=$((4 << 20))
+cut_line_max=200
+
+# The x86_64 baseline cell with the guest init FIXTURE, which floods the
+# console: boot-failed with SUMMARY, the log cut at the cap and ending with
+# the cut's marker, no evidence line of the flood's megabytes, kmatrix's
+# memory and the boot's time far from what the flood would take unbounded.
+flood_run() { # FIXTURE SUMMARY
+	local f log size t
+	setup_case
+	arch_init x86_64 "$1"
+	rerun_cell x86_64/baseline 1
+	expect_cell x86_64 baseline boot-failed true "$2" "kmatrix: console log cut at byte "
+	f=$(res x86_64 baseline)
+	log=$results/$version/x86_64/baseline.console.log
+	size=$(stat -c %s "$log")
+	[ "$size" -le $((console_cap + cut_line_max)) ] ||
+		fail "the console log is $size bytes: past the cap of $console_cap and its marker"
+	tail -n 1 "$log" | grep -q '^kmatrix: console log cut at byte [0-9]* (cap [0-9]*): [0-9]* bytes of guest output dropped$' ||
+		fail "the console log does not end with the cut's marker: $(tail -c 200 "$log")"
+	python3 - "$f" <<'PY' || fail "an evidence line or the summary is not clipped"
+import json, sys
+r = json.load(open(sys.argv[1]))
+long = [len(e) for e in r["evidence"] + [r["summary"]] if len(e) > 600]
+assert not long, long
+assert r["maxrss_kb"]["test"] < 32768, r["maxrss_kb"]
+PY
+	t=$(field "$f" timings.boot)
+	say "  stopped after ${t%.*} s (time limit 300 s); console log $size bytes; judged in $(field "$f" maxrss_kb.test) KiB"
+	python3 -c "import sys; sys.exit(float(sys.argv[1]) >= 150)" "$t" ||
+		fail "the flood ran $t s: the time limit stopped it, not the cap"
+	intact arm64/baseline
+	no_strays
+}
+
+case_flood() { # 15: a guest that floods the console
+	say "  lines without end, after init started"
+	flood_run init-flood-lines "console flood after init started"
+	say "  one endless line, before init started"
+	flood_run init-flood-endless "console flood before init started"
+}
+
 case_killed() { # 7: a test case process is killed by a signal
 	setup_case
 	arch_init x86_64 init-kill-case
@@ -563,8 +607,8 @@ PY
 # Issue 7's numbering; run in an order that moves the x86_64 build
 # directory between the stock and baseline sources (sched.h differs) least.
 numbers="apply:1 config:2 compile:3 panic:4 silent:5 hang:6 killed:7 package:8 signals:9
-	lock:10 corrupt:11 diskfull:12 unreadable:13 mipsabi:14"
-all_cases="apply unreadable package config killed compile signals lock panic silent hang corrupt diskfull mipsabi"
+	lock:10 corrupt:11 diskfull:12 unreadable:13 mipsabi:14 flood:15"
+all_cases="apply unreadable package config killed compile signals lock panic silent hang flood corrupt diskfull mipsabi"
 
 [ -x "$kmatrix" ] || { echo "faults: $kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
