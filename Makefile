@@ -9,6 +9,8 @@ HOST_CFLAGS ?= -O2 -g
 PKGS := glib-2.0 jansson
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# A bare make builds; the included files' first rules are not the default.
+.DEFAULT_GOAL := all
 include tests/sanitize.mk
 
 .PHONY: all setup matrix check check-unit clean
