@@ -104,6 +104,15 @@ static gboolean conf_fail(GError **err, const char *path, const char *group,
 }
 
 /* Reject what GKeyFile would reject, and duplicates it would silently merge. */
+/* What GKeyFile refuses in a name, caught here so the error has a line. */
+static gboolean bad_name(const char *name, gboolean group)
+{
+	for (const char *c = name; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || (group && (*c == '[' || *c == ']')))
+			return TRUE;
+	return !group && name[0] == '[';
+}
+
 static gboolean scan_syntax(const char *path, const char *text, GError **err)
 {
 	char **lines = g_strsplit(text, "\n", -1);
@@ -126,6 +135,12 @@ static gboolean scan_syntax(const char *path, const char *text, GError **err)
 			ok = FALSE;
 		} else if (!g && !cur) {
 			g_set_error(err, CONF_ERROR, 1, "%s:%d: key before any [group]: %s",
+				    path, i + 1, l);
+			ok = FALSE;
+		} else if (bad_name(g ? g : k, g != NULL)) {
+			g_set_error(err, CONF_ERROR, 1, g ?
+				    "%s:%d: a group name cannot hold '[', ']' or control characters: %s" :
+				    "%s:%d: a key cannot start with '[' or hold control characters: %s",
 				    path, i + 1, l);
 			ok = FALSE;
 		} else {

@@ -99,6 +99,15 @@ static void test_syntax_error_line(void **state)
 		     ":3: not a [group], key=value or # comment: this line is wrong");
 }
 
+/* Names GKeyFile would refuse without a line number: named here, with one. */
+static void test_bad_names(void **state)
+{
+	assert_error("[matrix]\nversions=7.2\n[version 2.1] 7.2]\n",
+		     ":3: a group name cannot hold '[', ']' or control characters");
+	assert_error("[matrix]\n[x=1\n", ":2: a key cannot start with '['");
+	assert_error("[matrix]\nver\tsions=7.2\n", ":2: a key cannot start with '[' or hold control");
+}
+
 static void test_key_before_group(void **state)
 {
 	assert_error("# comment\nversions=7.2\n[matrix]\n", ":2: key before any [group]");
@@ -512,6 +521,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_matrix),
 		cmocka_unit_test(test_syntax_error_line),
+		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_key_before_group),
 		cmocka_unit_test(test_duplicate_key),
 		cmocka_unit_test(test_missing_key),
