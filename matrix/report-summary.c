@@ -41,16 +41,7 @@ static char *first_evidence(const struct rcell *c)
  */
 static const char *stale_reason(const struct report *r, const struct rcell *c)
 {
-	const char *want = jstr(r->run->meta, "expectations");
-	const char *had = jstr(json_object_get(c->res, "inputs"), "expectations");
-
-	if (!c->res || !c->met)
-		return NULL;
-	if (!json_is_true(json_object_get(c->res, "final")))
-		return "not final: the next run does it again";
-	if (*want && *had && strcmp(want, had))
-		return "judged against other expectations than this run's";
-	return NULL;
+	return c->res ? result_stale(c->res, jstr(r->run->meta, "expectations")) : NULL;
 }
 
 int report_stale(const struct report *r)
@@ -75,7 +66,7 @@ static enum report_gate gate_of(const struct report *r)
 {
 	if (r->run->meta_error)
 		return GATE_INCOMPLETE;
-	return report_gate(r->planned, r->departed, r->missing, report_stale(r));
+	return report_gate(r->planned, r->departed, r->missing, r->stale);
 }
 
 int report_gate_status(const struct report *r)
@@ -98,7 +89,7 @@ static void verdict_line(GString *out, const struct report *r)
 		break;
 	case GATE_INCOMPLETE:
 		g_string_append_printf(out, "INCOMPLETE: %d of %d cells met, %d missing, %d stale%s",
-				       r->met, r->planned, r->missing, report_stale(r),
+				       r->met, r->planned, r->missing, r->stale,
 				       r->run->meta_error ? ", run.json unusable" : "");
 		break;
 	}
@@ -167,10 +158,8 @@ static void unmet(GString *out, const struct report *r)
 
 static void stale_missing(GString *out, const struct report *r)
 {
-	int stale = report_stale(r);
-
-	g_string_append_printf(out, "\nMissing (%d), stale (%d):%s\n", r->missing, stale,
-			       r->missing || stale ? "" : " none");
+	g_string_append_printf(out, "\nMissing (%d), stale (%d):%s\n", r->missing, r->stale,
+			       r->missing || r->stale ? "" : " none");
 	if (r->run->meta_error)
 		g_string_append_printf(out, "  run.json: %s\n", r->run->meta_error);
 	for (guint i = 0; i < r->run->cells->len; i++) {

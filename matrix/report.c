@@ -717,6 +717,7 @@ static void count(struct report *r)
 		else
 			r->departed++;
 	}
+	r->stale = report_stale(r);
 }
 
 struct opts {

@@ -80,6 +80,7 @@ struct report {
 	GPtrArray *drift;	/* struct drift * */
 	/* counts over run->cells */
 	int planned, with_result, met, departed, missing;
+	int stale;		/* met results that will not stand (result_stale) */
 	/* kcidb: --origin, --log-base (NULL: file:// URLs), the cache */
 	const char *origin, *log_base;
 	char *cache;

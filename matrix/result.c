@@ -31,6 +31,20 @@ char *result_path(const char *results, const char *version, const char *arch,
 	return p;
 }
 
+const char *result_stale(json_t *r, const char *expectations)
+{
+	const char *had = json_string_value(json_object_get(json_object_get(r, "inputs"),
+							    "expectations"));
+
+	if (!json_is_true(json_object_get(r, "met")))
+		return NULL;
+	if (!json_is_true(json_object_get(r, "final")))
+		return "not final: the next run does it again";
+	if (expectations && *expectations && had && *had && strcmp(expectations, had))
+		return "judged against other expectations than this run's";
+	return NULL;
+}
+
 char *result_now(void)
 {
 	GDateTime *now = g_date_time_new_now_utc();

@@ -58,6 +58,13 @@ int result_write(const char *path, json_t *r, GError **err);
 json_t *result_read(const char *path, const char *version, const char *arch,
 		    const char *step, char **why);
 char *result_validate(json_t *r);
+/*
+ * Why a met result will not stand, or NULL: it is not final (the next run
+ * does it again), or it was judged against other expectations than
+ * @expectations (a sha256; NULL or "": not compared).  Status and the
+ * summary both count stale results by it, so they agree.
+ */
+const char *result_stale(json_t *r, const char *expectations);
 char *result_now(void);
 
 #endif

@@ -76,11 +76,7 @@ static const char *cell_text(struct grid *g, const char *v, const char *a,
 		g->met++;
 	else
 		g->unmet++;
-	/* as report_summary counts it: a met result that will not stand */
-	if (json_is_true(json_object_get(r, "met")) &&
-	    (!json_is_true(json_object_get(r, "final")) ||
-	     g_strcmp0(json_string_value(json_object_get(json_object_get(r, "inputs"),
-							  "expectations")), g->expectations)))
+	if (result_stale(r, g->expectations))
 		g->stale++;
 	snprintf(buf, n, "%s%s%s",
 		 json_string_value(json_object_get(r, "verdict")),
