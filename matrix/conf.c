@@ -169,15 +169,24 @@ static gboolean scan_syntax(const char *path, const char *text, GError **err)
  * past it: a NUL byte would hide the rest of the file from the scans
  * (a key given twice there would pass).
  */
-static gboolean check_text(const char *path, const char *text, gsize len, GError **err)
+int text_nul_line(const char *text, gsize len)
 {
 	const char *nul = memchr(text, '\0', len);
 	int line = 1;
 
 	if (!nul)
-		return TRUE;
+		return 0;
 	for (const char *p = text; p < nul; p++)
 		line += *p == '\n';
+	return line;
+}
+
+static gboolean check_text(const char *path, const char *text, gsize len, GError **err)
+{
+	int line = text_nul_line(text, len);
+
+	if (!line)
+		return TRUE;
 	g_set_error(err, CONF_ERROR, 1, "%s:%d: a NUL byte: not a text file", path, line);
 	return FALSE;
 }

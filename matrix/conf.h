@@ -110,6 +110,9 @@ void qemu_conf_clear(struct qemu_conf *q);
  */
 gboolean conf_check_qemu(const struct arch_conf *a, const char *path, GError **err);
 
+/* 1-based line of the first NUL byte of a data file's @text; 0 if none. */
+int text_nul_line(const char *text, gsize len);
+
 /* Compare dotted version strings numerically ("5.10" > "5.9"). */
 int version_cmp(const char *a, const char *b);
 

@@ -10,6 +10,7 @@
  */
 #include <string.h>
 
+#include "conf.h"
 #include "expect.h"
 
 #define EXPECT_MAX_NESTING 16
@@ -168,14 +169,9 @@ static gboolean scan_lines(struct loader *ld, const char *text, GError **err)
 static gboolean check_text(const struct loader *ld, const char *text, gsize len,
 			   GError **err)
 {
-	const char *nul = memchr(text, '\0', len);
-	int line = 1;
+	int line = text_nul_line(text, len);
 
-	if (!nul)
-		return TRUE;
-	for (const char *p = text; p < nul; p++)
-		line += *p == '\n';
-	return fail_at(ld, line, err, "a NUL byte: not a text file");
+	return !line || fail_at(ld, line, err, "a NUL byte: not a text file");
 }
 
 static gboolean add_patterns(const struct loader *ld, struct step_expect *s,
