@@ -43,6 +43,10 @@ static const char *const report_cmds[] = {
 	"build/kmatrix report --results kmatrix-merged --format html -o kmatrix-report/report.html",
 	"build/kmatrix report --results kmatrix-merged --format junit -o kmatrix-report/junit.xml",
 	"build/kmatrix report --results kmatrix-merged --format json -o kmatrix-report/report.json",
+	/* for KernelCI's kcidb-submit; the origin is the pipeline's to choose */
+	"build/kmatrix report --results kmatrix-merged --format kcidb -o kmatrix-report/kcidb.json",
+	/* the release manager's page; blocked (1) and incomplete (3) are the verdict job's to report */
+	"build/kmatrix report --results kmatrix-merged --format summary -o kmatrix-report/summary.txt || [ $? -ne 2 ]",
 	/* the next pipeline's shards balance by these timings */
 	"rm -rf kmatrix-timings && cp -r kmatrix-merged kmatrix-timings",
 	NULL
