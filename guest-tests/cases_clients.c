@@ -34,18 +34,6 @@ struct client_arg {
 	int nice_after; /* our nice afterwards (renice) */
 };
 
-static bool has_line(const char *out, const char *line)
-{
-	size_t l = strlen(line);
-	const char *p;
-
-	for (p = out; (p = strstr(p, line)); p++)
-		if ((p == out || p[-1] == '\n') &&
-		    (p[l] == '\n' || p[l] == '\0'))
-			return true;
-	return false;
-}
-
 /*
  * The first client the command line names, as a word or inside an ash
  * script, that this guest lacks: a guest without a userland (sparc64)
@@ -84,8 +72,8 @@ static enum case_status client_case(const void *arg)
 		       argv[0]))
 		return CASE_FAIL;
 	if ((status == 0) != a->succeed ||
-	    (a->want && !has_line(out, a->want)) ||
-	    (a->unwanted && has_line(out, a->unwanted))) {
+	    (a->want && !output_has_line(out, a->want)) ||
+	    (a->unwanted && output_has_line(out, a->unwanted))) {
 		diag("%s %s exited with status %d, wanted %s%s%s; it said:",
 		     argv[0], argv[1], status, a->succeed ? "0" : "non-zero",
 		     a->want ? " and the line " : "", a->want ? a->want : "");

@@ -117,18 +117,6 @@ struct pam_arg {
 	bool nothing; /* nothing granted: any limit line shown is 0 0 */
 };
 
-static bool has_line(const char *out, const char *line)
-{
-	size_t l = strlen(line);
-	const char *p;
-
-	for (p = out; (p = strstr(p, line)); p++)
-		if ((p == out || p[-1] == '\n') &&
-		    (p[l] == '\n' || p[l] == '\0'))
-			return true;
-	return false;
-}
-
 /* The first line of @out that starts with @prefix, copied to @buf. */
 static const char *line_with(const char *out, const char *prefix, char *buf,
 			     size_t len)
@@ -291,20 +279,20 @@ static enum case_status pam_case(const void *arg)
 		       "start " RUNUSER))
 		return CASE_FAIL;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) ||
-	    !has_line(out, "session-end")) {
+	    !output_has_line(out, "session-end")) {
 		diag("%s", out);
 		diag("runuser -l %s exited with status 0x%x: %s", PAM_USER,
 		     status, refusal(out));
 		return CASE_FAIL;
 	}
-	if (!has_line(out, MARKER_LINE)) {
+	if (!output_has_line(out, MARKER_LINE)) {
 		diag("%s", out);
 		diag("pam_limits did not apply limits.conf: the session lacks "
 		     "\"" MARKER_LINE "\"");
 		return CASE_FAIL;
 	}
 	for (i = 0; a->want[i]; i++)
-		if (!has_line(out, a->want[i])) {
+		if (!output_has_line(out, a->want[i])) {
 			diag("%s", out);
 			explain(out, a->want[i]);
 			return CASE_FAIL;

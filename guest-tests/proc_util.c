@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,4 +102,17 @@ int run_capture(char *const argv[], char *out, size_t len, int *status)
 	close(p[0]);
 	waitpid(pid, status, 0);
 	return 0;
+}
+
+/* Is @line one whole line of @out (a client's captured output)? */
+bool output_has_line(const char *out, const char *line)
+{
+	size_t l = strlen(line);
+	const char *p;
+
+	for (p = out; (p = strstr(p, line)); p++)
+		if ((p == out || p[-1] == '\n') &&
+		    (p[l] == '\n' || p[l] == '\0'))
+			return true;
+	return false;
 }

@@ -3,6 +3,7 @@
 #ifndef RLT_PROC_UTIL_H
 #define RLT_PROC_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -11,5 +12,6 @@ int proc_limit(pid_t pid, const char *label, unsigned long *soft,
 	       unsigned long *hard);
 int run_capture(char *const argv[], char *out, size_t len, int *status);
 int write_file(const char *path, const char *text);
+bool output_has_line(const char *out, const char *line);
 
 #endif
