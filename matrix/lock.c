@@ -41,6 +41,20 @@ static int refuse(int fd, const char *cache, const char *path, GError **err)
 	return -1;
 }
 
+/*
+ * lock_release() empties the file: a pid still in it when we get the lock
+ * is an owner that died holding it (kill -9, the OOM killer, a power cut).
+ * Its flock went with it; say so, since its work may be half done.
+ */
+static void report_dead_owner(int fd, const char *path)
+{
+	long pid = lock_owner(fd);
+
+	if (pid > 0 && pid != getpid())
+		g_printerr("kmatrix: found the lock %s of pid %ld, which died without releasing it; taking it over\n",
+			   path, pid);
+}
+
 int lock_take(const char *cache, GError **err)
 {
 	char *path = g_build_filename(cache, "lock", NULL);
@@ -54,6 +68,7 @@ int lock_take(const char *cache, GError **err)
 	} else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
 		fd = refuse(fd, cache, path, err);
 	} else {
+		report_dead_owner(fd, path);
 		n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
 		if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, n, 0) != n)
 			g_printerr("kmatrix: warning: cannot record pid in %s\n", path);

@@ -40,10 +40,37 @@ static void test_second_refused(void **state)
 	g_free(dir);
 }
 
+/* A pid left in the file by an owner that died does not block the next run. */
+static void test_dead_owner(void **state)
+{
+	char *dir = g_dir_make_tmp("kmatrix-lock-XXXXXX", NULL);
+	char *path = g_build_filename(dir, "lock", NULL);
+	char *mine = g_strdup_printf("%ld\n", (long)getpid());
+	char *text = NULL;
+	GError *err = NULL;
+	int fd;
+
+	assert_true(g_file_set_contents(path, "4194302\n", -1, NULL));
+	fd = lock_take(dir, &err);
+	assert_true(fd >= 0);
+	assert_null(err);
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	assert_string_equal(text, mine);
+	lock_release(fd);
+	g_free(text);
+	assert_true(g_file_get_contents(path, &text, NULL, NULL));
+	assert_string_equal(text, "");
+	g_free(text);
+	g_free(mine);
+	g_free(path);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_second_refused),
+		cmocka_unit_test(test_dead_owner),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
