@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib/gstdio.h>
 
+#include "chaos.h"
 #include "key.h"
 #include "result.h"
 
@@ -148,11 +152,54 @@ void result_set_input(json_t *r, const char *name, const char *value)
 			    json_string(value ? value : ""));
 }
 
+static bool write_all(int fd, const char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= n;
+	}
+	return true;
+}
+
+/*
+ * Written to a temporary file, synced and renamed over: a reader (or the
+ * next run, after a kill -9) sees the old result or the new one, never
+ * half of one.  Two writes, so that tests/chaos can stop kmatrix between
+ * them (chaos.h).
+ */
+static int write_atomic(const char *path, const char *text, GError **err)
+{
+	char *tmp = g_strconcat(path, ".XXXXXX", NULL);
+	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644);
+	size_t len = strlen(text), half = len / 2;
+	bool ok = fd >= 0 && write_all(fd, text, half);
+
+	if (ok)
+		chaos_point("result");
+	ok = ok && write_all(fd, text + half, len - half) && fsync(fd) == 0;
+	if (fd >= 0 && close(fd) < 0)
+		ok = false;
+	ok = ok && rename(tmp, path) == 0;
+	if (!ok) {
+		g_set_error(err, RESULT_ERROR, 1, "cannot write %s: %s", path, g_strerror(errno));
+		if (fd >= 0)
+			g_unlink(tmp);
+	}
+	g_free(tmp);
+	return ok ? 0 : -1;
+}
+
 int result_write(const char *path, json_t *r, GError **err)
 {
 	char *dir = g_path_get_dirname(path);
 	char *text = json_dumps(r, JSON_INDENT(2) | JSON_SORT_KEYS);
-	gboolean ok;
+	int rc;
 
 	g_mkdir_with_parents(dir, 0755);
 	g_free(dir);
@@ -160,10 +207,9 @@ int result_write(const char *path, json_t *r, GError **err)
 		g_set_error(err, RESULT_ERROR, 1, "cannot encode the result for %s", path);
 		return -1;
 	}
-	/* g_file_set_contents writes a temp file, fsyncs and renames it over. */
-	ok = g_file_set_contents(path, text, -1, err);
+	rc = write_atomic(path, text, err);
 	free(text);
-	return ok ? 0 : -1;
+	return rc;
 }
 
 static const char *const str_fields[] = {

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "chaos.h"
 #include "sandbox.h"
 
 #define SANDBOX_ERROR g_quark_from_static_string("kmatrix-sandbox")
@@ -267,6 +268,7 @@ static int own_one(const char *path, const struct stat *st, int flag, struct FTW
 		own_errno = errno;
 	else
 		own_count++;
+	chaos_point("own");
 	return 0;
 }
 
