@@ -247,6 +247,60 @@ static char *state_path(const char *tree)
 	return g_build_filename(tree, ".git", "kmatrix-steps", NULL);
 }
 
+char **apply_recorded_commits(const char *tree)
+{
+	char *path = state_path(tree);
+	GKeyFile *st = g_key_file_new();
+	GPtrArray *out = g_ptr_array_new();
+	char **groups = NULL;
+
+	if (g_key_file_load_from_file(st, path, G_KEY_FILE_NONE, NULL))
+		groups = g_key_file_get_groups(st, NULL);
+	for (int i = 0; groups && groups[i]; i++) {
+		char *c = g_key_file_get_string(st, groups[i], "commit", NULL);
+
+		if (c && *c)
+			g_ptr_array_add(out, c);
+		else
+			g_free(c);
+	}
+	g_ptr_array_add(out, NULL);
+	g_strfreev(groups);
+	g_key_file_free(st);
+	g_free(path);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
+/*
+ * A step tag deleted by hand (or lost with packed-refs) whose recorded
+ * commit is still there on the same parent: tag it again.  Re-applying
+ * would check the parent out and rewrite the files the step changes, and
+ * their new mtimes would rebuild what uses them.
+ */
+static char *restore_tag(const char *tree, const struct step *s, const char *commit,
+			 const char *parent)
+{
+	char *obj = g_strconcat(commit, "^{commit}", NULL);
+	char *up = g_strconcat(commit, "^", NULL);
+	char *tag = g_strdup_printf("step/%s", s->id);
+	char *have = tree_git(tree, "rev-parse", "-q", "--verify", obj, NULL);
+	char *was = have ? tree_git(tree, "rev-parse", "-q", "--verify", up, NULL) : NULL;
+	char *out = was && !strcmp(was, parent) ?
+		    tree_git(tree, "tag", "-f", tag, commit, NULL) : NULL;
+	gboolean ok = out != NULL;
+
+	if (ok)
+		g_printerr("kmatrix: %s: tag %s was missing; tagged again at %.12s, the commit recorded for it\n",
+			   tree, tag, commit);
+	g_free(obj);
+	g_free(up);
+	g_free(tag);
+	g_free(have);
+	g_free(was);
+	g_free(out);
+	return ok ? g_strdup(commit) : NULL;
+}
+
 static gboolean step_still_valid(GKeyFile *st, const char *tree, struct step *s,
 				 const char *parent, const char *sha)
 {
@@ -256,9 +310,13 @@ static gboolean step_still_valid(GKeyFile *st, const char *tree, struct step *s,
 	char *was_commit = g_key_file_get_string(st, group, "commit", NULL);
 	char *tag = g_strdup_printf("step/%s^{commit}", s->id);
 	char *now = tree_git(tree, "rev-parse", "-q", "--verify", tag, NULL);
-	gboolean ok = was_parent && was_patch && was_commit && now &&
-		      !strcmp(was_parent, parent) && !strcmp(was_patch, sha) &&
-		      !strcmp(was_commit, now);
+	gboolean same = was_parent && was_patch && was_commit && *was_commit &&
+			!strcmp(was_parent, parent) && !strcmp(was_patch, sha);
+	gboolean ok;
+
+	if (same && !now)
+		now = restore_tag(tree, s, was_commit, parent);
+	ok = same && now && !strcmp(was_commit, now);
 
 	g_free(group);
 	g_free(was_parent);
@@ -359,6 +417,14 @@ static int git_am(struct step *s, const char *tree, const char *parent,
 		return 0;
 	if (c.interrupted || c.status < 0)
 		return -1;
+	/* git could not read the tree's own objects: the cache's fault, not the patch's */
+	if ((base = tree_damage_line(log))) {
+		tree_mark_damaged(tree, base);
+		g_free(base);
+		c.argv = abort_am;
+		run_command(&c);
+		return -1;
+	}
 	rc = unreadable(s, tree, log);
 	if (rc == 0) {
 		base = g_path_get_basename(s->patch);

@@ -86,8 +86,13 @@ static int checkout(struct pipeline *pl, struct cell *c)
 	unlink(log);
 	rc = run_command(&ch);
 	if (rc != 0 && !run_stop_signal()) {
+		char *why = tree_damage_line(log);
+
 		outcome_set(&c->out, "infra-error", "git checkout %.12s failed", c->step->commit);
 		outcome_add_log(&c->out, log, 10, true);
+		if (why)
+			tree_mark_damaged(c->src, why);
+		g_free(why);
 	}
 	pl->checked_out = rc == 0 ? c->step->commit : NULL;
 	pl->tree = c->src;

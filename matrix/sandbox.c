@@ -259,14 +259,17 @@ static uid_t own_uid;
 static gid_t own_gid;
 static guint own_count;
 static int own_errno;
+static char *own_failed;	/* the first entry it could not give */
 
 static int own_one(const char *path, const struct stat *st, int flag, struct FTW *f)
 {
 	if (st->st_uid == own_uid && st->st_gid == own_gid)
 		return 0;
-	if (lchown(path, own_uid, own_gid) < 0)
+	if (lchown(path, own_uid, own_gid) < 0) {
 		own_errno = errno;
-	else
+		if (!own_failed)
+			own_failed = g_strdup(path);
+	} else
 		own_count++;
 	chaos_point("own");
 	return 0;
@@ -274,8 +277,11 @@ static int own_one(const char *path, const struct stat *st, int flag, struct FTW
 
 static void own_tree(const char *path)
 {
-	if (nftw(path, own_one, 64, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT)
+	if (nftw(path, own_one, 64, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT) {
 		own_errno = errno;
+		if (!own_failed)
+			own_failed = g_strdup(path);
+	}
 }
 
 /*
@@ -323,9 +329,11 @@ static gboolean own_all(struct sandbox *sb, const char *cache, const char *resul
 	free(res);
 	sb->owned = own_count;
 	sb->own_seconds = (g_get_monotonic_time() - t0) / 1e6;
+	/* a cache on a read-only mount: the path says which */
 	if (own_errno)
-		g_set_error(err, SANDBOX_ERROR, 1, "cannot give the cache to the build user %s: %s",
-			    sb->user, strerror(own_errno));
+		g_set_error(err, SANDBOX_ERROR, 1, "cannot give %s to the build user %s: %s",
+			    own_failed, sb->user, strerror(own_errno));
+	g_clear_pointer(&own_failed, g_free);
 	return own_errno == 0;
 }
 

@@ -14,6 +14,8 @@ const char *stagelog_infra_cause(const char *text)
 {
 	if (strstr(text, "No space left on device"))
 		return "no space left on device";
+	if (strstr(text, "Read-only file system"))
+		return "read-only file system";
 	/* Said by run.c, or in the sandbox by bwrap or setpriv. */
 	if (strstr(text, "kmatrix: cannot run") || strstr(text, "bwrap: execvp ") ||
 	    strstr(text, "setpriv: failed to execute "))

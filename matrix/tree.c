@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "run.h"
+#include "stagelog.h"
 #include "tree.h"
 
 char *tree_dir(const char *cache, const char *version)
@@ -148,6 +153,83 @@ static gboolean remove_tree(const char *dir, const char *log)
 	       step(NULL, NULL, log, "rm", "-rf", dir, NULL);
 }
 
+/* Of git's complaint, the line that names the object: fsck's "missing blob ...". */
+static const char *telling_line(const char *text)
+{
+	static const char *const starts[] = { "missing ", "error: ", "fatal: ", NULL };
+
+	for (int i = 0; starts[i]; i++) {
+		const char *l = strstr(text, starts[i]);
+
+		while (l && l != text && l[-1] != '\n')
+			l = strstr(l + 1, starts[i]);
+		if (l)
+			return l;
+	}
+	return text;
+}
+
+/*
+ * What git said when @argv failed in @dir (its first line), or NULL when it
+ * did not.  @out: where its stdout goes, NULL with what it says.
+ */
+static char *git_complaint(const char *dir, char **argv, const char *out)
+{
+	char *log = NULL, *text = NULL, *why = NULL;
+	struct child c = { .argv = argv, .cwd = dir, .out = out };
+	int fd = g_file_open_tmp("kmatrix-check-XXXXXX", &log, NULL);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	c.log = log;
+	if (run_command(&c) != 0 && !c.interrupted) {
+		g_file_get_contents(log, &text, NULL, NULL);
+		why = g_strdup(text && *g_strstrip(text) ? telling_line(text) : "git failed");
+		why[strcspn(why, "\n")] = '\0';
+	}
+	unlink(log);
+	g_free(log);
+	g_free(text);
+	return why;
+}
+
+/* The directory a tree is laid in, made here so that its errno can be told. */
+static char *make_tree_dir(const char *tmp)
+{
+	char *parent = g_path_get_dirname(tmp);
+	char *why = NULL;
+
+	if (g_mkdir_with_parents(parent, 0755) < 0)
+		why = g_strdup_printf("cannot create %s: %s", parent, g_strerror(errno));
+	else if (mkdir(tmp, 0755) < 0)
+		why = g_strdup_printf("cannot create %s: %s", tmp, g_strerror(errno));
+	g_free(parent);
+	return why;
+}
+
+/*
+ * Why laying in @tmp failed, in the host's words.  A full disk may leave
+ * no room for the log to say so: a file system with almost nothing free
+ * says it too.
+ */
+static char *lay_failure(const char *tmp, const char *log)
+{
+	char *text = NULL, *parent = g_path_get_dirname(tmp);
+	const char *cause = NULL;
+	struct statvfs fs;
+
+	if (g_file_get_contents(log, &text, NULL, NULL))
+		cause = stagelog_infra_cause(text);
+	if (!cause && statvfs(parent, &fs) == 0 &&
+	    (unsigned long long)fs.f_bavail * fs.f_frsize < 1 << 20)
+		cause = "no space left on device";
+	g_free(text);
+	g_free(parent);
+	return g_strdup_printf("laying %s failed%s%s (see %s)", tmp, cause ? ": " : "",
+			       cause ? cause : "", log);
+}
+
 static enum tree_state lay(const char *cache, const struct version_conf *v,
 			   const char *dir, const char *pkgver, char **msg)
 {
@@ -160,15 +242,53 @@ static enum tree_state lay(const char *cache, const struct version_conf *v,
 		   v->package, pkgver);
 	if (!remove_tree(tmp, log) || !remove_tree(dir, log))
 		*msg = g_strdup_printf("cannot remove the old tree %s (see %s)", dir, log);
+	else if ((*msg = make_tree_dir(tmp)))
+		;
 	else if (tree_lay(tmp, v->tarball, v->package, pkgver, log) < 0)
-		*msg = g_strdup_printf("laying %s failed (see %s)", dir, log);
+		*msg = lay_failure(tmp, log);
 	else if (rename(tmp, dir) < 0)
-		*msg = g_strdup_printf("cannot rename %s to %s", tmp, dir);
+		*msg = g_strdup_printf("cannot rename %s to %s: %s", tmp, dir, g_strerror(errno));
 	else
 		st = TREE_READY;
+	/* a partial tree is no tree: it must not take the disk it filled */
+	if (st != TREE_READY && !run_stop_signal())
+		remove_tree(tmp, NULL);
 	g_free(tmp);
 	g_free(log);
 	return st;
+}
+
+/*
+ * Why the laid tree's objects cannot be trusted, or NULL.  What kmatrix
+ * reads of a laid tree: its refs and every commit and tree they reach
+ * (connectivity, 1.6 s on a 5.10 tree), and the blobs of the files a step
+ * changes, which apply and every checkout between steps read.  A full fsck,
+ * inflating every blob, costs 24 s on the same tree: not on every run.
+ */
+static char *tree_damage(const char *dir)
+{
+	char **commits = apply_recorded_commits(dir);
+	GPtrArray *argv = g_ptr_array_new();
+	char *fsck[] = { "git", "fsck", "--connectivity-only", "--no-dangling",
+			 "--no-progress", NULL };
+	/* fsck names what is broken or missing on its stdout */
+	char *why = git_complaint(dir, fsck, NULL);
+
+	g_ptr_array_add(argv, "git");
+	g_ptr_array_add(argv, "log");
+	g_ptr_array_add(argv, "-p");
+	g_ptr_array_add(argv, "--no-renames");
+	g_ptr_array_add(argv, "--format=%H");
+	g_ptr_array_add(argv, "--tags=step/*");
+	g_ptr_array_add(argv, "^stock");
+	for (int i = 0; commits[i]; i++)
+		g_ptr_array_add(argv, commits[i]);
+	g_ptr_array_add(argv, NULL);
+	if (!why)
+		why = git_complaint(dir, (char **)argv->pdata, "/dev/null");
+	g_ptr_array_free(argv, TRUE);
+	g_strfreev(commits);
+	return why;
 }
 
 /*
@@ -282,6 +402,69 @@ static enum tree_state prepare_git(const char *cache, const struct version_conf 
 	return st;
 }
 
+/* What git says of an object or index it cannot read, as opposed to a patch's fault. */
+static gboolean damage_words(const char *l)
+{
+	static const char *const words[] = {
+		"loose object", "unable to read", "inflate", "bad object", "invalid object",
+		"unable to unpack", "packfile", "index file", "bad tree object", NULL
+	};
+
+	if (!g_str_has_prefix(l, "error: ") && !g_str_has_prefix(l, "fatal: "))
+		return FALSE;
+	for (int i = 0; words[i]; i++)
+		if (strstr(l, words[i]))
+			return TRUE;
+	return FALSE;
+}
+
+char *tree_damage_line(const char *log)
+{
+	char *text = NULL, **lines, *found = NULL;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i] && !found; i++)
+		if (damage_words(lines[i]))
+			found = g_strdup(lines[i]);
+	g_strfreev(lines);
+	g_free(text);
+	return found;
+}
+
+static char *damage_mark(const char *dir)
+{
+	return g_build_filename(dir, ".git", "kmatrix-damaged", NULL);
+}
+
+void tree_mark_damaged(const char *dir, const char *why)
+{
+	char *mark = damage_mark(dir);
+	char *line = g_strconcat(why, "\n", NULL);
+
+	g_printerr("kmatrix: %s is damaged: %s; the next run lays it again\n", dir, why);
+	g_file_set_contents(mark, line, -1, NULL);
+	g_free(line);
+	g_free(mark);
+}
+
+/* A damaged tree is laid again: said once, with git's own words. */
+static gboolean damaged(const char *dir)
+{
+	char *mark = damage_mark(dir), *why = NULL;
+	gboolean bad;
+
+	if (!g_file_get_contents(mark, &why, NULL, NULL))
+		why = tree_damage(dir);
+	bad = why != NULL;
+	if (bad)
+		g_printerr("kmatrix: %s is damaged: %s; laying it again\n", dir, g_strstrip(why));
+	g_free(mark);
+	g_free(why);
+	return bad;
+}
+
 enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 			     char **msg)
 {
@@ -306,7 +489,7 @@ enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 		st = TREE_SETUP_ERROR;
 	} else {
 		have = tree_stock_version(dir);
-		if (!have || strcmp(have, pkgver))
+		if (!have || strcmp(have, pkgver) || damaged(dir))
 			st = lay(cache, v, dir, pkgver, msg);
 	}
 	g_free(have);

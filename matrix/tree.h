@@ -17,12 +17,24 @@ enum tree_state {
 };
 
 char *tree_dir(const char *cache, const char *version);
-/* Lay the tree unless it exists for the installed package version. */
+/*
+ * Lay the tree unless it exists for the installed package version and is
+ * whole: its refs reach every commit and tree, the blobs the steps change
+ * read back, and no use of it found it damaged (tree_mark_damaged()).  A
+ * failed laying removes what it laid; *msg names the path and the cause.
+ */
 enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 			     char **msg);
 /* The documented procedure itself: @dir must not exist; 0 on success. */
 int tree_lay(const char *dir, const char *tarball, const char *package,
 	     const char *pkgver, const char *log);
+/*
+ * Say that git found @dir's objects damaged while using it (@why, its
+ * words), and have the next tree_prepare() lay it again.
+ */
+void tree_mark_damaged(const char *dir, const char *why);
+/* The line of a git log that says an object or the index is damaged, or NULL. */
+char *tree_damage_line(const char *log);
 /* The package version recorded in the tree's stock commit, or NULL. */
 char *tree_stock_version(const char *dir);
 

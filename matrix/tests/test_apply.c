@@ -150,6 +150,43 @@ static void test_apply_and_keep(void **state)
 	g_free(logs);
 }
 
+/* A step tag deleted by hand is tagged again at its commit, without a checkout. */
+static void test_lost_tag(void **state)
+{
+	struct version_conf v = version("series");
+	char *tree = g_build_filename(dir, "tree", NULL);
+	char *logs = g_build_filename(dir, "logs", NULL);
+	char *file = g_build_filename(tree, "kernel/sys.c", NULL);
+	GPtrArray *steps = apply_plan(&v, NULL);
+	char *uapi, *tagged, **recorded;
+	struct stat before, after;
+
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	uapi = g_strdup(step(steps, 2)->commit);
+	g_ptr_array_free(steps, TRUE);
+	assert_int_equal(sh("git -C %s tag -d step/uapi", tree), 0);
+	assert_int_equal(stat(file, &before), 0);
+	sleep(1);
+	steps = apply_plan(&v, NULL);
+	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_string_equal(step(steps, 2)->commit, uapi);
+	tagged = tree_git(tree, "rev-parse", "step/uapi", NULL);
+	assert_string_equal(tagged, uapi);
+	assert_int_equal(stat(file, &after), 0);
+	assert_int_equal(before.st_mtime, after.st_mtime);
+	/* what the check of a laid tree reads: every recorded step commit */
+	recorded = apply_recorded_commits(tree);
+	assert_int_equal(g_strv_length(recorded), 3);
+	assert_true(g_strv_contains((const char *const *)recorded, uapi));
+	g_strfreev(recorded);
+	g_ptr_array_free(steps, TRUE);
+	g_free(tagged);
+	g_free(uapi);
+	g_free(file);
+	g_free(tree);
+	g_free(logs);
+}
+
 static bool has_evidence(struct step *s, const char *part)
 {
 	for (guint i = 0; i < s->evidence->len; i++)
@@ -403,6 +440,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_apply_and_keep),
+		cmocka_unit_test(test_lost_tag),
 		cmocka_unit_test(test_failing_hunk),
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_git_fails),

@@ -82,6 +82,9 @@ static void test_causes(void **state)
 	/* A full disk wins over what it made fail. */
 	assert_string_equal(stagelog_infra_cause("Cannot allocate memory\nNo space left on device"),
 			    "no space left on device");
+	/* a cache on a read-only mount */
+	assert_string_equal(stagelog_infra_cause("tar: x: Cannot open: Read-only file system"),
+			    "read-only file system");
 	assert_null(stagelog_infra_cause("kernel/sys.c:1:1: error: expected ';'"));
 	assert_null(stagelog_infra_cause(""));
 }

@@ -171,6 +171,138 @@ static void test_relay_on_package_version(void **state)
 	g_free(cache);
 }
 
+/* The loose object file of @what in @t. */
+static char *object_file(const char *t, const char *what)
+{
+	char *id = tree_git(t, "rev-parse", what, NULL);
+	char *sub = g_strndup(id, 2);
+	char *f = g_build_filename(t, ".git", "objects", sub, id + 2, NULL);
+
+	g_free(sub);
+	g_free(id);
+	return f;
+}
+
+/* A step that changes kernel/sys.c, tagged as kmatrix tags one. */
+static void add_step(const char *t)
+{
+	char *cmd = g_strdup_printf("cd %s && echo 'int y;' >> kernel/sys.c && "
+				    "git -c user.name=k -c user.email=k@invalid commit -qam step && "
+				    "git tag step/nice", t);
+
+	assert_int_equal(sh(cmd), 0);
+	g_free(cmd);
+}
+
+/* Laid afresh: the marker a test leaves in .git is gone. */
+static void assert_relaid(const char *cache, struct version_conf *v, const char *marker)
+{
+	char *msg = NULL;
+
+	assert_true(g_file_set_contents(marker, "", 0, NULL));
+	assert_int_equal(tree_prepare(cache, v, &msg), TREE_READY);
+	assert_null(msg);
+	assert_false(g_file_test(marker, G_FILE_TEST_EXISTS));
+}
+
+/*
+ * A tree whose objects are damaged is laid again: a missing tree object,
+ * a truncated blob a step changes, a damage git met while using it.  A
+ * whole one is kept.
+ */
+static void test_damaged_tree(void **state)
+{
+	char *cache = fake_dpkg();
+	struct version_conf v = { .name = "9.9", .package = "linux-source-9.9",
+				  .tarball = tarball };
+	char *t = tree_dir(cache, "9.9"), *marker = laid_marker(t);
+	char *msg = NULL, *f;
+
+	g_setenv("FAKE_PKGVER", "9.9.1-1", TRUE);
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	add_step(t);
+	assert_true(g_file_set_contents(marker, "", 0, NULL));
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	assert_true(g_file_test(marker, G_FILE_TEST_EXISTS));
+
+	f = object_file(t, "stock:kernel");
+	assert_int_equal(unlink(f), 0);
+	g_free(f);
+	assert_relaid(cache, &v, marker);
+
+	add_step(t);
+	f = object_file(t, "stock:kernel/sys.c");
+	/* loose objects are read-only: truncate as a crash would */
+	assert_int_equal(truncate(f, 10), 0);
+	g_free(f);
+	assert_relaid(cache, &v, marker);
+
+	tree_mark_damaged(t, "error: inflate: data stream error (incorrect header check)");
+	assert_relaid(cache, &v, marker);
+	g_free(marker);
+	g_free(t);
+	g_free(cache);
+}
+
+/* The line of a git log that tells damage from a patch's fault. */
+static void test_damage_line(void **state)
+{
+	char *log = g_build_filename(dir, "git.log", NULL);
+	char *line;
+
+	assert_true(g_file_set_contents(log, "Applying: x\nerror: inflate: data stream error\n"
+					"fatal: loose object 1234 (stored in .git/objects/12/34) is corrupt\n",
+					-1, NULL));
+	line = tree_damage_line(log);
+	assert_string_equal(line, "error: inflate: data stream error");
+	g_free(line);
+	assert_true(g_file_set_contents(log, "error: patch failed: kernel/sys.c:1419\n"
+					"error: kernel/sys.c: patch does not apply\n"
+					"Patch failed at 0001 mm: read a corrupt object\n"
+					"error: corrupt patch at line 12\n", -1, NULL));
+	assert_null(tree_damage_line(log));
+	g_free(log);
+}
+
+/* Laying where nothing can be written names the path and its error, and leaves nothing. */
+static void test_lay_fails(void **state)
+{
+	char *cache = fake_dpkg();
+	char *trees = g_build_filename(cache, "trees", NULL);
+	struct version_conf v = { .name = "9.7", .package = "linux-source-9.7",
+				  .tarball = tarball };
+	char *t = tree_dir(cache, "9.7"), *tmp = g_strconcat(t, ".tmp", NULL);
+	char *msg = NULL, *broken = g_build_filename(dir, "broken.tar.xz", NULL);
+	char *cmd = g_strdup_printf("head -c 100 %s > %s", tarball, broken);
+
+	g_setenv("FAKE_PKGVER", "9.7.1-1", TRUE);
+	/* a tarball cut short: tar fails half-way, after laying some of it */
+	assert_int_equal(sh(cmd), 0);
+	v.tarball = broken;
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_FAILED);
+	assert_non_null(strstr(msg, tmp));
+	assert_false(g_file_test(tmp, G_FILE_TEST_EXISTS));
+	assert_false(g_file_test(t, G_FILE_TEST_EXISTS));
+	g_clear_pointer(&msg, g_free);
+	/* trees/ is not a directory: the error names it */
+	v.tarball = tarball;
+	v.name = "9.6";
+	g_free(cmd);
+	cmd = g_strdup_printf("mkdir -p %s && rm -rf %s/trees && touch %s/trees", cache, cache, cache);
+	assert_int_equal(sh(cmd), 0);
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_FAILED);
+	assert_non_null(strstr(msg, trees));
+	assert_non_null(strstr(msg, "Not a directory"));
+	unlink(trees);
+	g_free(msg);
+	g_free(cmd);
+	g_free(broken);
+	g_free(tmp);
+	g_free(t);
+	g_free(trees);
+	g_free(cache);
+}
+
 /* A missing package is a set-up error naming the apt command; no tree is laid. */
 static void test_missing_package(void **state)
 {
@@ -318,6 +450,9 @@ int main(void)
 		cmocka_unit_test(test_no_version_without_tree),
 		cmocka_unit_test(test_relay_on_package_version),
 		cmocka_unit_test(test_missing_package),
+		cmocka_unit_test(test_damaged_tree),
+		cmocka_unit_test(test_damage_line),
+		cmocka_unit_test(test_lay_fails),
 		cmocka_unit_test(test_git_tree),
 		cmocka_unit_test(test_git_errors),
 	};
