@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "builddir.h"
 #include "key.h"
 #include "images.h"
 #include "plan.h"
@@ -183,11 +184,53 @@ static bool reuse_image(struct cell *c)
 	return true;
 }
 
+/* The line of a failed stage's log that shows a damaged build directory, or NULL. */
+static char *damaged_build(struct cell *c)
+{
+	const char *v = c->out.verdict;
+	const char *stage = !v ? NULL : !strcmp(v, "build-failed") ? "build" :
+				 !strcmp(v, "config-failed") ? "config" : NULL;
+	char *log = stage ? cell_log(c, stage) : NULL;
+	char *line = log ? builddir_damaged_object(log) : NULL;
+
+	g_free(log);
+	return line;
+}
+
+/*
+ * Configure and build in a build directory that is whole: one damaged
+ * before (its stamp says so) or found damaged by the build is cleaned and
+ * built again once; the verdict is that build's.
+ */
+static int build_whole(struct pipeline *pl, struct cell *c)
+{
+	char *why = builddir_damage(c);
+	int rc = 0;
+
+	if (why)
+		rc = builddir_clean(c, why);
+	g_free(why);
+	if (rc != 0)
+		return rc;
+	builddir_unstamp(c);
+	rc = configure_and_build(pl, c);
+	why = rc != 0 && !run_stop_signal() ? damaged_build(c) : NULL;
+	if (why) {
+		outcome_clear(&c->out);
+		rc = builddir_clean(c, why);
+		rc = rc ? rc : configure_and_build(pl, c);
+		g_free(why);
+	}
+	if (rc == 0)
+		builddir_stamp(c);
+	return rc;
+}
+
 static int build_and_store(struct pipeline *pl, struct cell *c)
 {
 	const char *sha;
 
-	if (checkout(pl, c) != 0 || configure_and_build(pl, c) != 0)
+	if (checkout(pl, c) != 0 || build_whole(pl, c) != 0)
 		return -1;
 	sha = jstr_input(c->result, "config");
 	if (sha && image_store(c, sha) != 0)

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build directory damage.  make decides by mtimes alone, so a file cut
+ * short or overwritten after it was made (a crash mid-write, a full disk, a
+ * hand) is trusted as long as it is newer than its sources: a truncated
+ * object fails the link as if the kernel did not build, and a damaged image
+ * boots as if the kernel did not boot.  Neither may become a verdict.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "builddir.h"
+#include "cell.h"
+#include "key.h"
+#include "run.h"
+
+#define STAMP_GROUP "build"
+
+static char *stamp_path(const struct cell *c)
+{
+	return g_build_filename(c->build_dir, ".kmatrix-build", NULL);
+}
+
+/* The files the stamp vouches for, by the key it keeps each under. */
+static char *stamped_file(const struct cell *c, const char *key)
+{
+	if (!strcmp(key, "config"))
+		return g_build_filename(c->build_dir, ".config", NULL);
+	return g_build_filename(c->build_dir, c->a->image, NULL);
+}
+
+static const char *const stamp_keys[] = { "config", "image", NULL };
+
+void builddir_unstamp(const struct cell *c)
+{
+	char *p = stamp_path(c);
+
+	unlink(p);
+	g_free(p);
+}
+
+void builddir_stamp(const struct cell *c)
+{
+	GKeyFile *k = g_key_file_new();
+	char *p = stamp_path(c);
+
+	for (int i = 0; stamp_keys[i]; i++) {
+		char *f = stamped_file(c, stamp_keys[i]);
+		char *sha = key_file_sha256(f);
+
+		if (sha)
+			g_key_file_set_string(k, STAMP_GROUP, stamp_keys[i], sha);
+		g_free(sha);
+		g_free(f);
+	}
+	/* no stamp costs a check, never a verdict */
+	g_key_file_save_to_file(k, p, NULL);
+	g_key_file_free(k);
+	g_free(p);
+}
+
+/* A file that is there but not what the stamp says was made; missing is fine. */
+static char *differs(const struct cell *c, GKeyFile *k, const char *key)
+{
+	char *want = g_key_file_get_string(k, STAMP_GROUP, key, NULL);
+	char *f = stamped_file(c, key);
+	char *have = want ? key_file_sha256(f) : NULL;
+	char *why = NULL;
+
+	if (have && strcmp(have, want))
+		why = g_strdup_printf("%s is not the file the last build made (sha256 %.12s, made %.12s)",
+				      f, have, want);
+	g_free(want);
+	g_free(have);
+	g_free(f);
+	return why;
+}
+
+char *builddir_damage(const struct cell *c)
+{
+	GKeyFile *k = g_key_file_new();
+	char *p = stamp_path(c);
+	char *why = NULL;
+
+	if (g_key_file_load_from_file(k, p, G_KEY_FILE_NONE, NULL))
+		for (int i = 0; stamp_keys[i] && !why; i++)
+			why = differs(c, k, stamp_keys[i]);
+	g_key_file_free(k);
+	g_free(p);
+	return why;
+}
+
+/*
+ * What the linker, ar or make say of an object or a .cmd file that is not
+ * whole.  A kernel's own error never reads so: its sources are compiled
+ * afresh, and only files make left in place can be damaged.
+ */
+static gboolean damage_line(const char *l)
+{
+	return strstr(l, "file truncated") || strstr(l, "file format not recognized") ||
+	       strstr(l, "file not recognized") ||
+	       (strstr(l, ".cmd:") && strstr(l, "*** "));
+}
+
+char *builddir_damaged_object(const char *log)
+{
+	char *text = NULL, **lines, *found = NULL;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i] && !found; i++)
+		if (damage_line(lines[i]))
+			found = g_strdup(g_strstrip(lines[i]));
+	g_strfreev(lines);
+	g_free(text);
+	return found;
+}
+
+int builddir_clean(struct cell *c, const char *why)
+{
+	char *argv[] = { "rm", "-rf", c->build_dir, NULL };
+	struct child ch = { .argv = argv };
+	int rc;
+
+	g_printerr("kmatrix: %s %s %s: the build directory is damaged: %s; building it again from clean\n",
+		   c->v->name, c->a->name, c->step->id, why);
+	rc = run_command(&ch);
+	if (rc != 0 && !run_stop_signal())
+		outcome_set(&c->out, "infra-error", "cannot remove the damaged build directory %s",
+			    c->build_dir);
+	return rc;
+}

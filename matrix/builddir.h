@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A build directory's own damage (builddir.c): make trusts every file newer
+ * than its sources, so a truncated object, image or .config would be linked
+ * or booted as it is.  The stamp a good build leaves, and the words a link
+ * says of a damaged object, tell kmatrix to build the cell again from clean.
+ */
+#ifndef KMATRIX_BUILDDIR_H
+#define KMATRIX_BUILDDIR_H
+
+#include <glib.h>
+
+struct cell;
+
+/* Forget the stamp: what make does next is not known to be whole. */
+void builddir_unstamp(const struct cell *c);
+/* After a good build: the hashes of .config and the image. */
+void builddir_stamp(const struct cell *c);
+/*
+ * How the build directory differs from its stamp (a .config or image that
+ * is not what the last build made), or NULL: whole, or no stamp.
+ */
+char *builddir_damage(const struct cell *c);
+/* The line of a build log that shows a damaged object file, or NULL. */
+char *builddir_damaged_object(const char *log);
+/*
+ * Remove the build directory, saying why once; 0 on success, else the
+ * cell's outcome says what could not be removed.
+ */
+int builddir_clean(struct cell *c, const char *why);
+
+#endif

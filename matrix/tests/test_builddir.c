@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Build directory damage: a .config or image that is not what the last
+ * build made, and a link that fails on a damaged object, mean "build it
+ * again from clean", never a verdict.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "builddir.h"
+#include "cell.h"
+#include "fixture.h"
+
+static char *dir;
+static struct arch_conf arch = { .name = "x86_64", .image = "arch/x86/boot/bzImage" };
+static struct version_conf version = { .name = "9.9" };
+static struct step step = { .id = "baseline" };
+static struct cell cell = { .v = &version, .a = &arch, .step = &step };
+
+static void put(const char *file, const char *text)
+{
+	char *p = g_build_filename(dir, file, NULL);
+	char *d = g_path_get_dirname(p);
+
+	assert_int_equal(g_mkdir_with_parents(d, 0755), 0);
+	assert_true(g_file_set_contents(p, text, -1, NULL));
+	g_free(d);
+	g_free(p);
+}
+
+static int setup(void **state)
+{
+	dir = fixture_tmpdir("builddir");
+	cell.build_dir = dir;
+	put(".config", "CONFIG_X=y\n");
+	put(arch.image, "kernel");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	fixture_rm_rf(dir);
+	g_free(dir);
+	return 0;
+}
+
+static void assert_damage(const char *file)
+{
+	char *why = builddir_damage(&cell);
+
+	assert_non_null(why);
+	assert_non_null(strstr(why, file));
+	assert_non_null(strstr(why, "is not the file the last build made"));
+	g_free(why);
+}
+
+static void test_stamp(void **state)
+{
+	char *img = g_build_filename(dir, arch.image, NULL);
+
+	/* no stamp: nothing known, nothing claimed */
+	assert_null(builddir_damage(&cell));
+	builddir_stamp(&cell);
+	assert_null(builddir_damage(&cell));
+	put(".config", "CONFIG_X=y\nCONFIG_JUNK\n");
+	assert_damage("/.config");
+	put(".config", "CONFIG_X=y\n");
+	assert_null(builddir_damage(&cell));
+	put(arch.image, "kern");
+	assert_damage("/arch/x86/boot/bzImage");
+	/* a missing file is made again by make: no damage */
+	unlink(img);
+	assert_null(builddir_damage(&cell));
+	/* configure and build run without a stamp */
+	put(arch.image, "kern");
+	builddir_unstamp(&cell);
+	assert_null(builddir_damage(&cell));
+	g_free(img);
+}
+
+static char *damaged(const char *log_text)
+{
+	char *log = g_build_filename(dir, "build.log", NULL);
+	char *line;
+
+	assert_true(g_file_set_contents(log, log_text, -1, NULL));
+	line = builddir_damaged_object(log);
+	g_free(log);
+	return line;
+}
+
+static void test_damaged_object(void **state)
+{
+	static const char *const yes[] = {
+		"  LD      vmlinux.o\nld: kernel/fork.o: file not recognized: file truncated\nmake: *** [Makefile:1179: vmlinux] Error 1\n",
+		"ar: kernel/fork.o: file format not recognized\n",
+		"kernel/.fork.o.cmd:3: *** missing separator.  Stop.\n",
+	};
+	static const char *const no[] = {
+		"kernel/sys.c:1425:9: error: 'x' undeclared (first use in this function)\n",
+		"ld: kernel/sys.o: in function `f':\nsys.c:(.text+0x1): undefined reference to `g'\n",
+		"Makefile:12: *** missing separator.  Stop.\n",
+	};
+	char *line;
+
+	for (guint i = 0; i < G_N_ELEMENTS(yes); i++) {
+		line = damaged(yes[i]);
+		assert_non_null(line);
+		assert_null(strchr(line, '\n'));
+		g_free(line);
+	}
+	for (guint i = 0; i < G_N_ELEMENTS(no); i++)
+		assert_null(damaged(no[i]));
+	line = damaged(yes[0]);
+	assert_string_equal(line, "ld: kernel/fork.o: file not recognized: file truncated");
+	g_free(line);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_stamp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_object, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
