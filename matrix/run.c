@@ -156,7 +156,7 @@ static void limit_files(off_t max)
 	}
 }
 
-static void __attribute__((noreturn)) child_exec(struct child *c, char **argv)
+static void __attribute__((noreturn)) child_exec(struct child *c, char **argv, pid_t parent)
 {
 	int append = O_WRONLY | O_CREAT | O_APPEND;
 
@@ -172,6 +172,9 @@ static void __attribute__((noreturn)) child_exec(struct child *c, char **argv)
 	signal(SIGTERM, sandbox ? SIG_IGN : SIG_DFL);
 	/* If kmatrix dies without cleaning up, its direct children go too. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	/* It died (kill -9) before that: nothing would stop the command. */
+	if (getppid() != parent)
+		_exit(127);
 	if (sandbox)
 		drop_terminal();
 	redirect("/dev/null", STDIN_FILENO, O_RDONLY);
@@ -215,8 +218,8 @@ int run_start(struct child *c)
 {
 	static bool subreaper;
 	int slot = slot_add(c);
+	pid_t pid, self = getpid();
 	char **argv;
-	pid_t pid;
 
 	if (!subreaper)
 		subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1) == 0;
@@ -247,7 +250,7 @@ int run_start(struct child *c)
 		return -1;
 	}
 	if (pid == 0)
-		child_exec(c, argv);
+		child_exec(c, argv, self);
 	g_strfreev(argv);
 	/* Both sides set the group, so no signal can find the child outside it. */
 	setpgid(pid, pid);
