@@ -167,6 +167,37 @@ static bool write_all(int fd, const char *p, size_t len)
 	return true;
 }
 
+/* g_mkstemp_full()'s temporary names for @path: <name>.XXXXXX */
+static bool temp_of(const char *entry, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(entry, name, len) && entry[len] == '.' && strlen(entry + len + 1) == 6;
+}
+
+/*
+ * A run killed while writing @path left its temporary file; under the
+ * lock no one else writes there, so it is litter: remove it.
+ */
+static void remove_stale_temps(const char *path)
+{
+	char *dir = g_path_get_dirname(path), *name = g_path_get_basename(path);
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *e;
+
+	while (d && (e = g_dir_read_name(d))) {
+		char *p = g_build_filename(dir, e, NULL);
+
+		if (temp_of(e, name))
+			g_unlink(p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+	g_free(dir);
+	g_free(name);
+}
+
 /*
  * Written to a temporary file, synced and renamed over: a reader (or the
  * next run, after a kill -9) sees the old result or the new one, never
@@ -176,10 +207,13 @@ static bool write_all(int fd, const char *p, size_t len)
 static int write_atomic(const char *path, const char *text, GError **err)
 {
 	char *tmp = g_strconcat(path, ".XXXXXX", NULL);
-	int fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644);
+	int fd;
 	size_t len = strlen(text), half = len / 2;
-	bool ok = fd >= 0 && write_all(fd, text, half);
+	bool ok;
 
+	remove_stale_temps(path);
+	fd = g_mkstemp_full(tmp, O_WRONLY | O_CLOEXEC, 0644);
+	ok = fd >= 0 && write_all(fd, text, half);
 	if (ok)
 		chaos_point("result");
 	ok = ok && write_all(fd, text + half, len - half) && fsync(fd) == 0;

@@ -71,6 +71,30 @@ static void test_round_trip(void **state)
 	g_free(p);
 }
 
+/*
+ * A run killed while writing a result left its temporary file: the next
+ * write of that result removes it, and leaves other names alone.
+ */
+static void test_stale_temp(void **state)
+{
+	char *p = result_path(dir, "7.2", "x86_64", "stock", ".json");
+	char *stale = g_strconcat(p, ".Ab3xYz", NULL);
+	char *other = g_strconcat(p, ".keep", NULL);
+	json_t *r = sample();
+
+	assert_int_equal(result_write(p, r, NULL), 0);
+	assert_true(g_file_set_contents(stale, "{\"half\": ", -1, NULL));
+	assert_true(g_file_set_contents(other, "x", -1, NULL));
+	assert_int_equal(result_write(p, r, NULL), 0);
+	assert_false(g_file_test(stale, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(other, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(p, G_FILE_TEST_EXISTS));
+	json_decref(r);
+	g_free(other);
+	g_free(stale);
+	g_free(p);
+}
+
 static void assert_refused(const char *text, const char *why_part)
 {
 	char *p = write_text("bad.json", text);
@@ -242,6 +266,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_stale_temp),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_empty_and_garbage),
 		cmocka_unit_test(test_invalid_fields),
