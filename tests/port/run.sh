@@ -115,4 +115,20 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verdict"]
 
 # Their repository: nothing written.
 [ "$before" = "$(state)" ] || fail "the maintainer's repository changed"
-echo "port: ok (clean, 3-way and conflict classified; draft written and refused; repository untouched)"
+# A repository the build user cannot read (kmatrix runs its git as that
+# user when started as root): a setup-error saying how to give access.
+readable=
+if [ "$(id -u)" = 0 ] && id kmatrix >/dev/null 2>&1; then
+	cp -a "$t/linux" "$t/hidden"
+	chmod -R go-rwx "$t/hidden"
+	rc=0
+	"$kmatrix" run --tree "1.0=$t/hidden@v1.0" --arches x86_64 --steps stock \
+		--cache "$t/cache-hidden" >"$t/hidden.out" 2>&1 || rc=$?
+	[ $rc != 0 ] || fail "kmatrix run used a repository the build user cannot read"
+	grep -q "the build user cannot read the git repository $t/hidden: .*chmod -R o+rX $t/hidden" \
+		"$t/hidden.out" || { cat "$t/hidden.out"; fail "no setup-error naming the unreadable repository"; }
+	python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["verdict"] == "setup-error", r' \
+		"$t/cache-hidden/results/1.0/x86_64/stock.json" || fail "the unreadable repository's cell is not a setup-error"
+	readable="; an unreadable repository refused"
+fi
+echo "port: ok (clean, 3-way and conflict classified; draft written and refused; repository untouched$readable)"
