@@ -2,8 +2,8 @@
 # set-up, every build, the unit tests, then the suites that drive real
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
-.PHONY: check check-w1 check-unit check-e2e check-faults check-patches check-shard check-ci check-distcc check-sandbox check-bisect
-check: setup all check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-abi check-w1 check-faults check-patches
+.PHONY: check check-w1 check-unit check-e2e check-faults check-chaos check-patches check-shard check-ci check-distcc check-sandbox check-bisect
+check: setup all check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-abi check-w1 check-faults check-chaos check-patches
 
 # Before the kernels, the fast reliability checks: the unit tests again
 # under ASan and UBSan (check-unit-san, tests/sanitize.mk), then each fuzz
@@ -78,3 +78,18 @@ check-sandbox: all
 FAULTS ?=
 check-faults: all
 	tests/faults/run.sh $(FAULTS)
+
+# kill -9 anywhere, then resume: CHAOS_N SIGKILLs of kmatrix at seeded
+# random moments of a real 5.10 x86_64 run (steps stock and baseline), in
+# each kind of stage in turn: laying, apply, the hand-over to the build
+# user, configure, build, boot, a result half written.  After each: no
+# process of the run left, the next run reports the dead owner's lock; at
+# the end the cells' verdicts and keys are the uninterrupted run's, and a
+# reader polling results/ never saw invalid JSON (tests/chaos/run.sh).
+# The seed is printed; replay with CHAOS_SEED=.  Its own cache
+# ($CHAOS_CACHE, else <kmatrix cache>-chaos; ccache and guest-debs shared),
+# since the lay kills remove its tree.  After check-faults, never beside
+# another suite.  A longer run: make check-chaos CHAOS_N=50
+CHAOS_N ?= 7
+check-chaos: all
+	CHAOS_N=$(CHAOS_N) tests/chaos/run.sh
