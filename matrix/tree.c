@@ -465,6 +465,43 @@ static gboolean damaged(const char *dir)
 	return bad;
 }
 
+/* Each *.lock in @dir, and with @deep in its subdirectories (refs/). */
+static void remove_stale_locks_in(const char *dir, bool deep)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+
+	while (d && (n = g_dir_read_name(d))) {
+		char *p = g_build_filename(dir, n, NULL);
+
+		if (deep && g_file_test(p, G_FILE_TEST_IS_DIR) &&
+		    !g_file_test(p, G_FILE_TEST_IS_SYMLINK))
+			remove_stale_locks_in(p, deep);
+		else if (g_str_has_suffix(n, ".lock") && unlink(p) == 0)
+			g_printerr("kmatrix: removed %s, left by a git that was killed\n", p);
+		g_free(p);
+	}
+	if (d)
+		g_dir_close(d);
+}
+
+/*
+ * A git killed with kmatrix (kill -9 of the run, its sandbox gone with
+ * it) leaves its index.lock or a ref's lock, and every later git in the
+ * tree refuses to run: each cell an infra-error, run after run.  Under
+ * the cache's lock no git of ours runs there yet, so any lock is stale.
+ */
+static void remove_stale_locks(const char *dir)
+{
+	char *git = g_build_filename(dir, ".git", NULL);
+	char *refs = g_build_filename(git, "refs", NULL);
+
+	remove_stale_locks_in(git, false);
+	remove_stale_locks_in(refs, true);
+	g_free(refs);
+	g_free(git);
+}
+
 enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 			     char **msg)
 {
@@ -473,6 +510,7 @@ enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 	char *have = NULL;
 	enum tree_state st = TREE_READY;
 
+	remove_stale_locks(dir);
 	if (v->git) {
 		g_free(pkgver);
 		st = prepare_git(cache, v, dir, msg);
