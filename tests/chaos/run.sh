@@ -13,15 +13,17 @@
 #
 # The kills come in rounds, each following one run's course: lay (the tree
 # removed first), apply (checking out a step), own (the hand-over of a
-# root-owned tree to the build user), configure, build, boot, result (one
-# half written).  Each kill waits for the line kmatrix prints as the stage
-# starts ("kmatrix: 5.10 x86_64 stock: build"), then a random delay within
-# the stage's usual length; "own" and "result" are too short to hit by
-# time, so kmatrix kills itself there (KMATRIX_CHAOS_KILL, matrix/chaos.h)
-# at a random entry of the walk, or at the first result.  A round starts
+# root-owned build directory to the build user), configure, build, boot,
+# result (one half written).  Each kill waits for the line kmatrix prints
+# as the stage starts ("kmatrix: 5.10 x86_64 stock: build"), then a random
+# delay within the stage's usual length; "own" and "result" are too short
+# to hit by time, so kmatrix kills itself there (KMATRIX_CHAOS_KILL,
+# matrix/chaos.h) at a random entry of the walk, or at one of the first
+# three results it writes (run.json, then the cells').  A round starts
 # from no results and no stored images, so that every stage runs; a kill
-# whose stage did not come (the run ended first) is said, not counted.  The same seed gives the same kinds and delays; the
-# moments still move with the machine's speed.
+# whose stage did not come (the run ended first) is said, not counted.
+# The same seed gives the same kinds and delays; the moments still move
+# with the machine's speed.
 #
 # Its cache is its own ($CHAOS_CACHE, else <kmatrix cache>-chaos): the
 # lay kills remove the tree, which another suite's cache must keep.
@@ -173,7 +175,10 @@ prepare() { # KIND
 		hook=own:$((r + 1))
 		;;
 	result)
-		hook=result
+		# The n-th result file the run writes: run.json first, then
+		# each cell's as it ends.
+		draw 3
+		hook=result:$((r + 1))
 		;;
 	*) ;;
 	esac
