@@ -92,14 +92,15 @@ char *builddir_damage(const struct cell *c)
 
 /*
  * What the linker, ar or make say of an object or a .cmd file that is not
- * whole.  A kernel's own error never reads so: its sources are compiled
+ * whole (ld of a thin archive's member: "member lib/lockref.o in archive
+ * is not an object").  A kernel's own error never reads so: its sources are compiled
  * afresh, and only files make left in place can be damaged.
  */
 static gboolean damage_line(const char *l)
 {
 	return strstr(l, "file truncated") || strstr(l, "file format not recognized") ||
-	       strstr(l, "file not recognized") ||
-	       (strstr(l, ".cmd:") && strstr(l, "*** "));
+	       strstr(l, "file not recognized") || strstr(l, "in archive is not an object") ||
+	       strstr(l, "malformed archive") || (strstr(l, ".cmd:") && strstr(l, "*** "));
 }
 
 char *builddir_damaged_object(const char *log)

@@ -98,6 +98,7 @@ static void test_damaged_object(void **state)
 	static const char *const yes[] = {
 		"  LD      vmlinux.o\nld: kernel/fork.o: file not recognized: file truncated\nmake: *** [Makefile:1179: vmlinux] Error 1\n",
 		"ar: kernel/fork.o: file format not recognized\n",
+		"ld: lib/built-in.a: member lib/lockref.o in archive is not an object\n",
 		"kernel/.fork.o.cmd:3: *** missing separator.  Stop.\n",
 	};
 	static const char *const no[] = {
