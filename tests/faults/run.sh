@@ -4,7 +4,8 @@
 # evidence kmatrix shows, and that every other cell's result is intact.
 # Faults come in as data (tests/faults/fixtures): a series, a fragment, an
 # arch.conf group, a guest init, a package; or from outside (signals, a
-# second run, a damaged result file, a full disk).
+# second run, a damaged result file, a full disk, a damaged tree or build
+# directory, a read-only cache).
 #
 # usage: tests/faults/run.sh [CASE...]   (default: every case; names below)
 #
@@ -604,11 +605,160 @@ PY
 	intact x86_64/stock x86_64/baseline arm64/baseline
 }
 
+# --- a damaged cache -------------------------------------------------------
+
+# git on the suite's tree as root, reading: root's git refuses the build
+# user's repository unless told it is safe.
+tgit() { git -c safe.directory='*' -C "$cache/trees/$version" "$@"; }
+
+# The loose object file of REV in the suite's tree (a laid tree has no pack).
+object_file() { # REV
+	local id
+	id=$(tgit rev-parse "$1") || return 1
+	echo "$cache/trees/$version/.git/objects/${id:0:2}/${id:2}"
+}
+
+# Run the x86_64 cells stock and baseline: both pass from the seeded
+# results, reused, with the message WANT shown once.
+rerun_reused() { # WANT
+	local n
+	run_expect 0 --versions "$version" --arches x86_64 --steps stock,baseline
+	n=$(grep -c -- "$1" "$out")
+	[ "$n" -eq 1 ] || fail "'$1' said $n times, not once"
+	[ "$(grep -c '(cached)' "$out")" -eq 2 ] || fail "the cells were not reused"
+	intact x86_64/stock x86_64/baseline
+}
+
+case_tree() { # 16: a laid tree with a lost step tag, a missing and a truncated object
+	local tree=$cache/trees/$version f g blob
+	setup_case
+	say "  a deleted step tag: tagged again at the commit recorded for it"
+	tgit tag -d step/baseline >/dev/null || fail "no tag step/baseline to delete"
+	rerun_reused "$tree: tag step/baseline was missing; tagged again at "
+	grep -q "laying $tree" "$out" && fail "the tree was laid again for a lost tag"
+	say "  a missing tree object, a truncated blob the baseline changes: laid again"
+	# both found before either is damaged: git reads the tree to find the blob
+	blob=stock:$(tgit diff --name-only stock step/baseline | head -n 1)
+	f=$(object_file "$blob") && g=$(object_file stock:kernel) ||
+		{ fail "no object for $blob or stock:kernel"; return; }
+	truncate -s "$(($(stat -c %s "$f") / 2))" "$f"
+	rm -f "$g"
+	rerun_reused "$tree is damaged: "
+	grep -q "^kmatrix: laying $tree from " "$out" || fail "the tree was not laid again"
+	tgit fsck --connectivity-only --no-dangling >/dev/null 2>&1 ||
+		fail "the tree laid again is not whole"
+	tgit cat-file blob "$blob" >/dev/null 2>&1 || fail "$blob still does not read"
+}
+
+# An object of BUILD-DIR's lib/built-in.a that depends on no file a step
+# changes: the checkout between steps does not have make compile it again,
+# so damage to it stays in place, as make would leave it.
+steady_object() { # BUILD-DIR
+	local changed o
+	changed=$(tgit diff --name-only stock step/baseline | sed 's/[.]/[.]/g' | paste -sd '|')
+	[ -n "$changed" ] || return 1
+	for o in $(ar t "$1/lib/built-in.a" 2>/dev/null); do
+		grep -Eqs "$changed" "${o%/*}/.${o##*/}.cmd" || { echo "$o"; return 0; }
+	done
+	return 1
+}
+
+case_builddir() { # 17: a build directory with a truncated object, .config or image
+	local b=$cache/build/$version/x86_64 store obj
+	setup_case
+	obj=$(steady_object "$b") || { fail "no object of $b/lib/built-in.a to damage"; return; }
+	say "  ${obj#$b/} truncated (newer than its source): the link fails on it"
+	forget x86_64/baseline
+	truncate -s 1000 "$obj"
+	run_expect 0 --versions "$version" --arches x86_64 --steps baseline
+	grep -Eq "the build directory is damaged: .*(truncated|not recognized); building it again from clean" "$out" ||
+		fail "the damaged object was not reported"
+	expect_cell x86_64 baseline pass true
+	say "  a .config and an image that are not what the build made"
+	forget x86_64/baseline
+	echo CONFIG_FAULT_JUNK=y >>"$b/.config"
+	truncate -s 100000 "$b/arch/x86/boot/bzImage"
+	run_expect 0 --versions "$version" --arches x86_64 --steps baseline
+	grep -qF "the build directory is damaged: $b/.config is not the file the last build made" "$out" ||
+		fail "the damaged .config was not reported"
+	expect_cell x86_64 baseline pass true
+	say "  a stored image cut short: built again, not booted"
+	rm -f "$results/$version/x86_64/baseline".*
+	store=$(echo "$cache"/images/*/bzImage)
+	[ -f "$store" ] || fail "no one stored image: $store"
+	truncate -s 100000 "$store"
+	run_expect 0 --versions "$version" --arches x86_64 --steps baseline
+	grep -qF "the stored image $store is damaged" "$out" ||
+		fail "the damaged stored image was not reported"
+	expect_cell x86_64 baseline pass true
+	[ "$(field "$(res x86_64 baseline)" image_reused 2>/dev/null)" = true ] &&
+		fail "the damaged stored image was reused"
+	intact arm64/baseline
+	no_strays
+}
+
+# kmatrix run ARGS (as km_argv) in a private mount namespace, after the
+# shell command MOUNT (given $cache, $trees, $size and the build $user)
+# mounted something over the cache; the mounts vanish with the run.  What
+# is left in trees/ is listed in $dir/trees.ls, when that can be written.
+run_mounted() { # MOUNT SIZE ARGS...
+	local mnt=$1 size=$2
+	shift 2
+	km_argv "$@"
+	out=$dir/run.log
+	rm -f "$dir/trees.ls"
+	unshare -m --propagation private sh -c '
+		cache=$1 trees=$1/trees ls=$2 user=$3 mnt=$4 size=$5
+		shift 5
+		eval "$mnt" || exit 99
+		rc=0
+		"$@" || rc=$?
+		ls -A "$trees" >"$ls" 2>/dev/null
+		exit $rc' sh "$cache" "$dir/trees.ls" "${KMATRIX_BUILD_USER:-kmatrix}" "$mnt" "$size" \
+		"${km_cmd[@]}" >"$out" 2>&1
+}
+
+# A tmpfs of the build user over trees/, hiding the laid tree from this run.
+tmpfs_trees='mount -t tmpfs -o "size=$size,uid=$(id -u "$user"),gid=$(id -g "$user")" kmatrix-faults "$trees"'
+
+# The stock cell of x86_64 is an infra-error naming the tree laid and CAUSE,
+# and no partial tree is left.
+expect_lay_failed() { # CAUSE
+	expect_cell x86_64 stock infra-error false "laying $cache/trees/$version.tmp failed" "$1"
+	grep -qx "$version\(\.tmp\)\?" "$dir/trees.ls" &&
+		fail "a partial tree is left: $(tr '\n' ' ' <"$dir/trees.ls")"
+	tgit rev-parse -q --verify step/baseline >/dev/null || fail "the real tree was touched"
+}
+
+case_layfull() { # 18: the disk fills while a tree is laid
+	setup_case
+	run_mounted "$tmpfs_trees" 32m --versions "$version" --arches x86_64 --steps stock
+	expect_rc $? 1
+	expect_lay_failed "no space left on device"
+}
+
+case_layro() { # 19: a cache on a read-only mount
+	setup_case
+	say "  trees/ read-only: laying fails naming the path"
+	run_mounted "$tmpfs_trees"' && mount -o remount,ro "$trees"' 1m \
+		--versions "$version" --arches x86_64 --steps stock
+	expect_rc $? 1
+	expect_cell x86_64 stock infra-error false "cannot create $cache/trees/$version.tmp" \
+		"Read-only file system"
+	say "  the whole cache read-only: nothing runs, the error names the path"
+	run_mounted 'mount --bind "$cache" "$cache" && mount -o remount,bind,ro "$cache"' - \
+		--versions "$version" --arches x86_64 --steps stock
+	expect_rc $? 2
+	grep -q "^kmatrix: .*$cache.*: Read-only file system" "$out" ||
+		fail "the error does not name the cache: $(head -3 "$out")"
+}
+
 # Issue 7's numbering; run in an order that moves the x86_64 build
 # directory between the stock and baseline sources (sched.h differs) least.
 numbers="apply:1 config:2 compile:3 panic:4 silent:5 hang:6 killed:7 package:8 signals:9
-	lock:10 corrupt:11 diskfull:12 unreadable:13 mipsabi:14 flood:15"
-all_cases="apply unreadable package config killed compile signals lock panic silent hang flood corrupt diskfull mipsabi"
+	lock:10 corrupt:11 diskfull:12 unreadable:13 mipsabi:14 flood:15 tree:16 builddir:17
+	layfull:18 layro:19"
+all_cases="apply unreadable package config killed compile signals lock panic silent hang flood corrupt diskfull layfull layro tree builddir mipsabi"
 
 [ -x "$kmatrix" ] || { echo "faults: $kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
