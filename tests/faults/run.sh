@@ -671,7 +671,7 @@ case_builddir() { # 17: a build directory with a truncated object, .config or im
 	forget x86_64/baseline
 	truncate -s 1000 "$obj"
 	run_expect 0 --versions "$version" --arches x86_64 --steps baseline
-	grep -Eq "the build directory is damaged: .*(truncated|not recognized); building it again from clean" "$out" ||
+	grep -Eq "the build directory is damaged: .*(truncated|not recognized|not an object); building it again from clean" "$out" ||
 		fail "the damaged object was not reported"
 	expect_cell x86_64 baseline pass true
 	say "  a .config and an image that are not what the build made"
