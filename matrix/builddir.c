@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "builddir.h"
+#include "stagelog.h"
 #include "cell.h"
 #include "key.h"
 #include "run.h"
@@ -105,17 +106,9 @@ static gboolean damage_line(const char *l)
 
 char *builddir_damaged_object(const char *log)
 {
-	char *text = NULL, **lines, *found = NULL;
+	char *found = stagelog_first_line(log, damage_line);
 
-	if (!g_file_get_contents(log, &text, NULL, NULL))
-		return NULL;
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i] && !found; i++)
-		if (damage_line(lines[i]))
-			found = g_strdup(g_strstrip(lines[i]));
-	g_strfreev(lines);
-	g_free(text);
-	return found;
+	return found ? g_strstrip(found) : NULL;
 }
 
 int builddir_clean(struct cell *c, const char *why)

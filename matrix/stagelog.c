@@ -65,3 +65,18 @@ void stagelog_judge(struct outcome *o, const char *log, const struct stage_failu
 		outcome_add_log(o, log, f->tail, true);
 	g_free(text);
 }
+
+char *stagelog_first_line(const char *log, gboolean (*match)(const char *line))
+{
+	char *text = NULL, **lines, *found = NULL;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		return NULL;
+	lines = g_strsplit(text, "\n", -1);
+	for (int i = 0; lines[i] && !found; i++)
+		if (match(lines[i]))
+			found = g_strdup(lines[i]);
+	g_strfreev(lines);
+	g_free(text);
+	return found;
+}

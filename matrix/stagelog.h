@@ -18,6 +18,8 @@ struct stage_failure {
 
 /* What of the host failed (a full disk, a missing tool) per a log's text, or NULL. */
 const char *stagelog_infra_cause(const char *text);
+/* The first line of the file @log that @match accepts (a copy), or NULL. */
+char *stagelog_first_line(const char *log, gboolean (*match)(const char *line));
 /*
  * Set @o from the failed stage's @log: infra-error naming the cause, else
  * @f's verdict with "<what> failed"; the evidence is the error lines (and

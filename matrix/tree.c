@@ -420,17 +420,7 @@ static gboolean damage_words(const char *l)
 
 char *tree_damage_line(const char *log)
 {
-	char *text = NULL, **lines, *found = NULL;
-
-	if (!g_file_get_contents(log, &text, NULL, NULL))
-		return NULL;
-	lines = g_strsplit(text, "\n", -1);
-	for (int i = 0; lines[i] && !found; i++)
-		if (damage_words(lines[i]))
-			found = g_strdup(lines[i]);
-	g_strfreev(lines);
-	g_free(text);
-	return found;
+	return stagelog_first_line(log, damage_words);
 }
 
 static char *damage_mark(const char *dir)
