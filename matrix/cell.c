@@ -79,6 +79,12 @@ char **cell_make_env(const struct cell *c)
 	char *ccache = g_build_filename(c->cache, "ccache", NULL);
 
 	env = g_environ_setenv(env, "CCACHE_DIR", ccache, TRUE);
+	/*
+	 * kbuild names the tree by its absolute path; relative to the build
+	 * directory it is the same in every cache, so another cache (chaos,
+	 * a fault case's own) hits the objects this one compiled.
+	 */
+	env = g_environ_setenv(env, "CCACHE_BASEDIR", "/", TRUE);
 	/* Messages the evidence extraction reads must not be translated. */
 	env = g_environ_setenv(env, "LC_ALL", "C", TRUE);
 	/* Through the environment, not CC: the command line stays the same. */

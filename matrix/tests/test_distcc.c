@@ -90,6 +90,7 @@ static void test_env(void **state)
 			    "/var/cache/km/ccache");
 	assert_string_equal(g_environ_getenv(le, "CCACHE_DIR"),
 			    "/var/cache/km/ccache");
+	assert_string_equal(g_environ_getenv(le, "CCACHE_BASEDIR"), "/");
 	g_strfreev(le);
 	g_strfreev(fe);
 	g_free(local);
