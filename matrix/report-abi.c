@@ -168,7 +168,8 @@ static void headers_only_rows(struct report_table *t, json_t *abi, const struct 
 	}
 }
 
-struct report_table *report_abi_runtime(const struct report *r)
+/* The runtime numbering of the booted suites; NULL if none. */
+static struct report_table *report_abi_runtime(const struct report *r)
 {
 	const struct run *run = r->run;
 	json_t *abi = json_object_get(run->meta, "abi");
@@ -204,4 +205,19 @@ struct report_table *report_abi_runtime(const struct report *r)
 		return NULL;
 	}
 	return t;
+}
+
+GPtrArray *report_abi_section(const struct report *r)
+{
+	json_t *abi = json_object_get(r->run->meta, "abi");
+	struct report_table *rt = report_abi_runtime(r);
+	GPtrArray *tables;
+
+	if (!json_is_object(abi) && !rt)
+		return NULL;
+	tables = json_is_object(abi) ? report_abi_tables(abi) :
+		 g_ptr_array_new_with_free_func((GDestroyNotify)report_table_free);
+	if (rt)
+		g_ptr_array_insert(tables, 0, rt);
+	return tables;
 }

@@ -499,16 +499,10 @@ static void h_drift(GString *out, const struct report *r)
 
 static void h_abi(GString *out, const struct report *r)
 {
-	json_t *abi = json_object_get(r->run->meta, "abi");
-	struct report_table *rt = report_abi_runtime(r);
-	GPtrArray *tables;
+	GPtrArray *tables = report_abi_section(r);
 
-	if (!json_is_object(abi) && !rt)
+	if (!tables)
 		return;
-	tables = json_is_object(abi) ? report_abi_tables(abi) :
-		 g_ptr_array_new_with_free_func((GDestroyNotify)report_table_free);
-	if (rt)
-		g_ptr_array_insert(tables, 0, rt);
 	g_string_append(out, "<section id=\"abi\">\n<h2>ABI (rlimit-abi)</h2>\n");
 	for (guint i = 0; i < tables->len; i++) {
 		const struct report_table *t = tables->pdata[i];

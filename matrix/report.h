@@ -115,8 +115,11 @@ struct report_table {
 
 /* rlimit-abi's block of run.json as tables (it is rendered generically) */
 GPtrArray *report_abi_tables(json_t *abi);
-/* report-abi.c: the runtime numbering of the booted suites; NULL if none */
-struct report_table *report_abi_runtime(const struct report *r);
+/*
+ * report-abi.c: the ABI section's tables, the booted suites' runtime
+ * numbering first, then rlimit-abi's; NULL when there is neither.
+ */
+GPtrArray *report_abi_section(const struct report *r);
 char *report_jtext(json_t *v);
 const char *report_log_kind(const char *verdict);
 
