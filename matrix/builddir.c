@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 #include "builddir.h"
-#include "stagelog.h"
 #include "cell.h"
 #include "key.h"
 #include "run.h"
+#include "stagelog.h"
 
 #define STAMP_GROUP "build"
 

@@ -39,6 +39,8 @@ work=$cache/chaos
 results=$work/results
 reference=$work/reference
 version=5.10
+arch=x86_64
+steps="stock baseline"
 kills=${CHAOS_N:-7}
 seed=${CHAOS_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 user=${KMATRIX_BUILD_USER:-kmatrix}
@@ -122,8 +124,8 @@ km_bg() { # LOG RESULTS [ENV...]
 	local log=$1 res=$2
 	shift 2
 	(cd "$work" && exec env "$@" setsid nice -n 10 "$kmatrix" run --cache "$cache" \
-		--results "$res" --versions "$version" --arches x86_64 \
-		--steps stock,baseline) >"$log" 2>&1 &
+		--results "$res" --versions "$version" --arches "$arch" \
+		--steps "${steps// /,}") >"$log" 2>&1 &
 	pid=$!
 }
 
@@ -310,14 +312,14 @@ t0=$(date +%s)
 say "seed $seed, $kills kills, cache $cache (replay: CHAOS_SEED=$seed CHAOS_N=$kills)"
 
 # The uninterrupted run: its cells are cached when nothing changed.  In
-# make check, check-e2e has just run the same two cells on the kmatrix
-# cache: their results seed it, and the run reuses one only when its
-# content key is this run's, so a cold cache does not build them twice.  Alone, or with e2e's results stale, the
-# cells are built here.
-e2e=$base/e2e-results/$version/x86_64
-mkdir -p "$reference/$version/x86_64"
-for s in stock baseline; do
-	[ ! -f "$e2e/$s.json" ] || cp -p "$e2e/$s".* "$reference/$version/x86_64/"
+# make check, check-e2e has just run the same cells on the kmatrix cache:
+# their results seed it, and the run reuses one only when its content key
+# is this run's, so a cold cache does not build them twice.  Alone, or
+# with e2e's results stale, the cells are built here.
+e2e=$base/e2e-results/$version/$arch
+mkdir -p "$reference/$version/$arch"
+for s in $steps; do
+	[ ! -f "$e2e/$s.json" ] || cp -p "$e2e/$s".* "$reference/$version/$arch/"
 done
 km_bg "$work/reference.log" "$reference"
 wait "$pid"
