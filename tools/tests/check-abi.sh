@@ -54,7 +54,13 @@ git_am() {
 worktree() {
 	local v=$1 wt=$2
 
+	# a tree laid anew no longer knows the worktrees of the old one
+	if [ -d "$wt" ] && ! git -C "$wt" rev-parse -q --verify stock >/dev/null 2>&1; then
+		echo "# $wt: not a worktree of $trees/$v any more: made again"
+		rm -rf "$wt"
+	fi
 	if [ ! -d "$wt" ]; then
+		git -C "$trees/$v" worktree prune
 		nice -n 10 git -C "$trees/$v" worktree add -q --detach "$wt" stock || return 1
 	fi
 	git -C "$wt" am --abort >/dev/null 2>&1
