@@ -418,22 +418,40 @@ void run_kill_all(void)
 	} while (any);
 }
 
+int run_into_temp(struct child *c, bool log, char **text)
+{
+	char *tmp = NULL;
+	int fd = g_file_open_tmp("kmatrix-XXXXXX", &tmp, NULL), rc;
+
+	*text = NULL;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	if (log)
+		c->log = tmp;
+	else
+		c->out = tmp;
+	rc = run_command(c);
+	if (!g_file_get_contents(tmp, text, NULL, NULL))
+		*text = NULL;
+	if (log)
+		c->log = NULL;
+	else
+		c->out = NULL;
+	unlink(tmp);
+	g_free(tmp);
+	return rc;
+}
+
 char *run_capture(char **argv, const char *cwd, char **env)
 {
-	char *tmp = NULL, *text = NULL;
+	char *text;
 	struct child c = { .argv = argv, .cwd = cwd, .env = env };
-	int fd = g_file_open_tmp("kmatrix-XXXXXX", &tmp, NULL);
 
-	if (fd < 0)
-		return NULL;
-	close(fd);
-	c.out = tmp;
-	if (run_command(&c) == 0 && g_file_get_contents(tmp, &text, NULL, NULL))
+	if (run_into_temp(&c, false, &text) == 0 && text)
 		g_strchomp(text);
 	else
 		g_clear_pointer(&text, g_free);
-	unlink(tmp);
-	g_free(tmp);
 	return text;
 }
 

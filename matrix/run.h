@@ -94,6 +94,13 @@ void usage_self(struct usage *u);
 /* Called on every poll while waiting (the progress line). */
 void run_set_tick(void (*fn)(void));
 
+/*
+ * run_command() with @c's stdout (or, with @log, its log) in a temporary
+ * file; *@text is what it wrote there, NULL when nothing could be read.
+ * Returns run_command()'s result, -1 when no temporary file could be made.
+ */
+int run_into_temp(struct child *c, bool log, char **text);
+
 /* Run argv in cwd and return its stdout with trailing whitespace cut, or NULL. */
 char *run_capture(char **argv, const char *cwd, char **env);
 

@@ -175,21 +175,14 @@ static const char *telling_line(const char *text)
  */
 static char *git_complaint(const char *dir, char **argv, const char *out)
 {
-	char *log = NULL, *text = NULL, *why = NULL;
+	char *text = NULL, *why = NULL;
 	struct child c = { .argv = argv, .cwd = dir, .out = out };
-	int fd = g_file_open_tmp("kmatrix-check-XXXXXX", &log, NULL);
 
-	if (fd < 0)
-		return NULL;
-	close(fd);
-	c.log = log;
-	if (run_command(&c) != 0 && !c.interrupted) {
-		g_file_get_contents(log, &text, NULL, NULL);
+	/* not done: no temporary file, so nothing ran to complain */
+	if (run_into_temp(&c, true, &text) != 0 && c.done && !c.interrupted) {
 		why = g_strdup(text && *g_strstrip(text) ? telling_line(text) : "git failed");
 		why[strcspn(why, "\n")] = '\0';
 	}
-	unlink(log);
-	g_free(log);
 	g_free(text);
 	return why;
 }
