@@ -105,20 +105,40 @@ static struct step *step(GPtrArray *steps, int i)
 	return steps->pdata[i];
 }
 
+/* @name in the fixture's directory, freed in teardown. */
+static char *in_dir(const char *name)
+{
+	return path(g_build_filename(dir, name, NULL));
+}
+
+/* The series in @name planned and applied to the tree: its steps. */
+static GPtrArray *apply(const char *name)
+{
+	struct version_conf v = version(name);
+	GPtrArray *steps = apply_plan(&v, NULL);
+
+	assert_non_null(steps);
+	assert_int_equal(apply_steps(in_dir("tree"), dir, steps, in_dir("logs")), 0);
+	return steps;
+}
+
+/* The series copied to @name, changed there by the shell command @edit, applied. */
+static GPtrArray *apply_copy(const char *name, const char *edit)
+{
+	assert_int_equal(sh("cd %s && rm -rf %s && cp -r series %s && %s", dir, name, name, edit), 0);
+	return apply(name);
+}
+
 static void test_apply_and_keep(void **state)
 {
-	struct version_conf v = version("series");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
+	char *tree = in_dir("tree");
 	char *file = g_build_filename(tree, "kernel/sys.c", NULL);
-	GPtrArray *steps = apply_plan(&v, NULL);
+	GPtrArray *steps = apply("series");
 	char *tagged, *author, *nice_commit;
 	struct stat before, after;
 
-	assert_non_null(steps);
 	assert_int_equal(steps->len, 4);
 	assert_string_equal(step(steps, 2)->id, "uapi");
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
 	for (int i = 0; i < 4; i++)
 		assert_null(step(steps, i)->failure);
 	tagged = tree_git(tree, "rev-parse", "step/nice", NULL);
@@ -136,8 +156,7 @@ static void test_apply_and_keep(void **state)
 	/* Nothing changed: no checkout, so the build directory's mtimes hold. */
 	assert_int_equal(stat(file, &before), 0);
 	sleep(1);
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	steps = apply("series");
 	assert_string_equal(step(steps, 3)->commit, nice_commit);
 	assert_int_equal(stat(file, &after), 0);
 	assert_int_equal(before.st_mtime, after.st_mtime);
@@ -146,29 +165,24 @@ static void test_apply_and_keep(void **state)
 	g_free(author);
 	g_free(nice_commit);
 	g_free(file);
-	g_free(tree);
-	g_free(logs);
+
 }
 
 /* A step tag deleted by hand is tagged again at its commit, without a checkout. */
 static void test_lost_tag(void **state)
 {
-	struct version_conf v = version("series");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
+	char *tree = in_dir("tree");
 	char *file = g_build_filename(tree, "kernel/sys.c", NULL);
-	GPtrArray *steps = apply_plan(&v, NULL);
+	GPtrArray *steps = apply("series");
 	char *uapi, *tagged, **recorded;
 	struct stat before, after;
 
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
 	uapi = g_strdup(step(steps, 2)->commit);
 	g_ptr_array_free(steps, TRUE);
 	assert_int_equal(sh("git -C %s tag -d step/uapi", tree), 0);
 	assert_int_equal(stat(file, &before), 0);
 	sleep(1);
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	steps = apply("series");
 	assert_string_equal(step(steps, 2)->commit, uapi);
 	tagged = tree_git(tree, "rev-parse", "step/uapi", NULL);
 	assert_string_equal(tagged, uapi);
@@ -183,8 +197,7 @@ static void test_lost_tag(void **state)
 	g_free(tagged);
 	g_free(uapi);
 	g_free(file);
-	g_free(tree);
-	g_free(logs);
+
 }
 
 static bool has_evidence(struct step *s, const char *part)
@@ -197,16 +210,12 @@ static bool has_evidence(struct step *s, const char *part)
 
 static void test_failing_hunk(void **state)
 {
-	struct version_conf v = version("broken");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
-	GPtrArray *steps;
+	/* The uapi patch's context no longer matches: line 19 changed. */
+	GPtrArray *steps = apply_copy("broken",
+				      "sed -i 's/^ 19$/ nineteen/' broken/0001-resource-add-limits.patch");
+	char *tree = in_dir("tree");
 	char *gone, *rebase;
 
-	/* The uapi patch's context no longer matches: line 19 changed. */
-	assert_int_equal(sh("cd %s && cp -r series broken && sed -i 's/^ 19$/ nineteen/' broken/0001-resource-add-limits.patch", dir), 0);
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
 	assert_null(step(steps, 1)->failure);
 	assert_non_null(step(steps, 2)->failure);
 	assert_non_null(strstr(step(steps, 2)->failure, "0001-resource-add-limits.patch does not apply"));
@@ -223,8 +232,6 @@ static void test_failing_hunk(void **state)
 	assert_false(g_file_test(rebase, G_FILE_TEST_EXISTS));
 	g_free(rebase);
 	g_ptr_array_free(steps, TRUE);
-	g_free(tree);
-	g_free(logs);
 }
 
 /*
@@ -251,19 +258,15 @@ static void assert_host_failure(GPtrArray *steps, const char *verdict, const cha
 static void test_unreadable(void **state)
 {
 	struct version_conf v = version("gone");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
 	GPtrArray *steps;
 
-	assert_int_equal(sh("cd %s && cp -r series gone", dir), 0);
+	assert_int_equal(sh("cd %s && rm -rf gone && cp -r series gone", dir), 0);
 	steps = apply_plan(&v, NULL);
 	assert_int_equal(sh("rm %s/gone/0001-resource-add-limits.patch", dir), 0);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	assert_int_equal(apply_steps(in_dir("tree"), dir, steps, in_dir("logs")), 0);
 	assert_host_failure(steps, "setup-error", "the build user cannot read",
 			    "No such file or directory");
 	g_ptr_array_free(steps, TRUE);
-	g_free(tree);
-	g_free(logs);
 }
 
 /*
@@ -273,58 +276,38 @@ static void test_unreadable(void **state)
  */
 static void test_git_fails(void **state)
 {
-	struct version_conf v = version("locked");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
-	char *lock = g_build_filename(tree, ".git", "index.lock", NULL);
-	GPtrArray *steps;
-
 	/* Another uapi patch: it must be applied again, not kept. */
-	assert_int_equal(sh("cd %s && cp -r series locked && "
-			    "sed -i 's/^Subject: .*/&, again/' locked/0001-resource-add-limits.patch",
-			    dir), 0);
-	assert_true(g_file_set_contents(lock, "", 0, NULL));
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
-	unlink(lock);
+	GPtrArray *steps = apply_copy("locked",
+				      "sed -i 's/^Subject: .*/&, again/' locked/0001-resource-add-limits.patch && "
+				      ": >tree/.git/index.lock");
+
+	unlink(in_dir("tree/.git/index.lock"));
 	assert_host_failure(steps, "infra-error", "git failed while applying step uapi",
 			    "index.lock");
 	assert_string_equal(step(steps, 2)->failure, "git failed while applying step uapi");
 	g_ptr_array_free(steps, TRUE);
-	g_free(lock);
-	g_free(tree);
-	g_free(logs);
 }
 
 /* A series must sit on the baseline it names; the tree's own ids make that checkable. */
 static void test_base_commit(void **state)
 {
-	struct version_conf v = version("based");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
-	char *base = tree_git(tree, "rev-parse", "step/baseline", NULL);
-	GPtrArray *steps;
+	char *base = tree_git(in_dir("tree"), "rev-parse", "step/baseline", NULL);
+	char *edit = g_strdup_printf("printf 'base-commit: %s\\n' >> based/0001-resource-add-limits.patch",
+				     "0123456789012345678901234567890123456789");
+	GPtrArray *steps = apply_copy("based", edit);
 
-	assert_int_equal(sh("cd %s && rm -rf based && cp -r series based && "
-			    "printf 'base-commit: %s\n' >> based/0001-resource-add-limits.patch",
-			    dir, "0123456789012345678901234567890123456789"), 0);
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
 	assert_non_null(strstr(step(steps, 2)->failure, "series base-commit 012345678901 is not the baseline"));
 	assert_true(has_evidence(step(steps, 2), "base-commit: 0123456789012345678901234567890123456789"));
 	g_ptr_array_free(steps, TRUE);
+	g_free(edit);
 
-	assert_int_equal(sh("cd %s && rm -rf based && cp -r series based && "
-			    "printf 'base-commit: %s\n' >> based/0001-resource-add-limits.patch",
-			    dir, base), 0);
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	edit = g_strdup_printf("printf 'base-commit: %s\\n' >> based/0001-resource-add-limits.patch", base);
+	steps = apply_copy("based", edit);
 	assert_null(step(steps, 2)->failure);
 	assert_null(step(steps, 3)->failure);
 	g_ptr_array_free(steps, TRUE);
+	g_free(edit);
 	g_free(base);
-	g_free(tree);
-	g_free(logs);
 }
 
 static void test_bad_order(void **state)
@@ -369,15 +352,12 @@ static void assert_same_mtime(const struct stat *a, const char *file)
  */
 static void test_end_of_run(void **state)
 {
-	struct version_conf v = version("series"), changed = version("changed");
-	char *tree = g_build_filename(dir, "tree", NULL);
-	char *logs = g_build_filename(dir, "logs", NULL);
+	char *tree = in_dir("tree");
 	char *file = g_build_filename(tree, "kernel/sys.c", NULL);
-	GPtrArray *steps = apply_plan(&v, NULL);
+	GPtrArray *steps = apply("series");
 	char *uapi, *nice, *head, *on, *text = NULL;
 	struct stat built;
 
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
 	uapi = g_strdup(step(steps, 2)->commit);
 	nice = g_strdup(step(steps, 3)->commit);
 	g_ptr_array_free(steps, TRUE);
@@ -398,17 +378,13 @@ static void test_end_of_run(void **state)
 	g_free(head);
 
 	/* The next run keeps every step without a checkout... */
-	steps = apply_plan(&v, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	steps = apply("series");
 	assert_string_equal(step(steps, 3)->commit, nice);
 	assert_same_mtime(&built, file);
 	g_ptr_array_free(steps, TRUE);
 
 	/* ...and re-applies a changed step onto matrix from the detached HEAD. */
-	assert_int_equal(sh("cd %s && rm -rf changed && cp -r series changed && "
-			    "sed -i 's/^+thirty$/+THIRTY/' changed/0002-sched-use-limits.patch", dir), 0);
-	steps = apply_plan(&changed, NULL);
-	assert_int_equal(apply_steps(tree, dir, steps, logs), 0);
+	steps = apply_copy("changed", "sed -i 's/^+thirty$/+THIRTY/' changed/0002-sched-use-limits.patch");
 	assert_null(step(steps, 3)->failure);
 	assert_string_equal(step(steps, 2)->commit, uapi);
 	assert_string_not_equal(step(steps, 3)->commit, nice);
@@ -432,8 +408,7 @@ static void test_end_of_run(void **state)
 	g_free(uapi);
 	g_free(nice);
 	g_free(file);
-	g_free(tree);
-	g_free(logs);
+
 }
 
 int main(void)
