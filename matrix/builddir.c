@@ -6,6 +6,7 @@
  * object fails the link as if the kernel did not build, and a damaged image
  * boots as if the kernel did not boot.  Neither may become a verdict.
  */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -77,20 +78,6 @@ static char *differs(const struct cell *c, GKeyFile *k, const char *key)
 	return why;
 }
 
-char *builddir_damage(const struct cell *c)
-{
-	GKeyFile *k = g_key_file_new();
-	char *p = stamp_path(c);
-	char *why = NULL;
-
-	if (g_key_file_load_from_file(k, p, G_KEY_FILE_NONE, NULL))
-		for (int i = 0; stamp_keys[i] && !why; i++)
-			why = differs(c, k, stamp_keys[i]);
-	g_key_file_free(k);
-	g_free(p);
-	return why;
-}
-
 /*
  * What the linker, ar or make say of an object or a .cmd file that is not
  * whole (ld of a thin archive's member: "member lib/lockref.o in archive
@@ -109,6 +96,39 @@ char *builddir_damaged_object(const char *log)
 	char *found = stagelog_first_line(log, damage_line);
 
 	return found ? g_strstrip(found) : NULL;
+}
+
+/*
+ * A stamped file is made again without the objects: configure writes
+ * .config anew (tinyconfig, the fragment, olddefconfig) and kbuild
+ * recompiles what a changed option touches; make links a missing image
+ * again from vmlinux.  Only a damaged object needs the directory cleaned.
+ */
+int builddir_repair(struct cell *c)
+{
+	GKeyFile *k = g_key_file_new();
+	char *p = stamp_path(c);
+	int rc = 0;
+
+	if (g_key_file_load_from_file(k, p, G_KEY_FILE_NONE, NULL))
+		for (int i = 0; stamp_keys[i] && rc == 0; i++) {
+			char *why = differs(c, k, stamp_keys[i]);
+			char *f = stamped_file(c, stamp_keys[i]);
+
+			if (why)
+				g_printerr("kmatrix: %s %s %s: the build directory is damaged: %s; removed, to be made again\n",
+					   c->v->name, c->a->name, c->step->id, why);
+			if (why && unlink(f) < 0) {
+				outcome_set(&c->out, "infra-error", "cannot remove the damaged %s: %s",
+					    f, g_strerror(errno));
+				rc = -1;
+			}
+			g_free(why);
+			g_free(f);
+		}
+	g_key_file_free(k);
+	g_free(p);
+	return rc;
 }
 
 int builddir_clean(struct cell *c, const char *why)

@@ -2,8 +2,9 @@
 /*
  * A build directory's own damage (builddir.c): make trusts every file newer
  * than its sources, so a truncated object, image or .config would be linked
- * or booted as it is.  The stamp a good build leaves, and the words a link
- * says of a damaged object, tell kmatrix to build the cell again from clean.
+ * or booted as it is.  The stamp a good build leaves tells kmatrix which of
+ * .config and the image to make again; the words a link says of a damaged
+ * object, to build the cell again from clean.
  */
 #ifndef KMATRIX_BUILDDIR_H
 #define KMATRIX_BUILDDIR_H
@@ -17,10 +18,11 @@ void builddir_unstamp(const struct cell *c);
 /* After a good build: the hashes of .config and the image. */
 void builddir_stamp(const struct cell *c);
 /*
- * How the build directory differs from its stamp (a .config or image that
- * is not what the last build made), or NULL: whole, or no stamp.
+ * Remove each stamped file that differs from its stamp, saying so, for
+ * configure and make to make again; 0, or -1 with the cell's outcome
+ * saying what could not be removed.
  */
-char *builddir_damage(const struct cell *c);
+int builddir_repair(struct cell *c);
 /* The line of a build log that shows a damaged object file, or NULL. */
 char *builddir_damaged_object(const char *log);
 /*

@@ -198,18 +198,15 @@ static char *damaged_build(struct cell *c)
 }
 
 /*
- * Configure and build in a build directory that is whole: one damaged
- * before (its stamp says so) or found damaged by the build is cleaned and
- * built again once; the verdict is that build's.
+ * Configure and build in a build directory that is whole: a .config or
+ * image unlike its stamp is made again; a directory the build finds
+ * damaged is cleaned and built again once.  The verdict is that build's.
  */
 static int build_whole(struct pipeline *pl, struct cell *c)
 {
-	char *why = builddir_damage(c);
-	int rc = 0;
+	char *why;
+	int rc = builddir_repair(c);
 
-	if (why)
-		rc = builddir_clean(c, why);
-	g_free(why);
 	if (rc != 0)
 		return rc;
 	builddir_unstamp(c);

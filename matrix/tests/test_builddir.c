@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Build directory damage: a .config or image that is not what the last
- * build made, and a link that fails on a damaged object, mean "build it
- * again from clean", never a verdict.
+ * Build directory damage, never a verdict: a .config or image that is not
+ * what the last build made is removed, to be made again; a link that fails
+ * on a damaged object means "build it again from clean".
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 #include <unistd.h>
@@ -48,38 +49,44 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void assert_damage(const char *file)
+static bool exists(const char *file)
 {
-	char *why = builddir_damage(&cell);
+	char *p = g_build_filename(dir, file, NULL);
+	bool there = g_file_test(p, G_FILE_TEST_EXISTS);
 
-	assert_non_null(why);
-	assert_non_null(strstr(why, file));
-	assert_non_null(strstr(why, "is not the file the last build made"));
-	g_free(why);
+	g_free(p);
+	return there;
+}
+
+/* Repair: @config and @image say which of the two are left in place. */
+static void assert_repair(bool config, bool image)
+{
+	assert_int_equal(builddir_repair(&cell), 0);
+	assert_null(cell.out.verdict);
+	assert_int_equal(exists(".config"), config);
+	assert_int_equal(exists(arch.image), image);
 }
 
 static void test_stamp(void **state)
 {
-	char *img = g_build_filename(dir, arch.image, NULL);
-
-	/* no stamp: nothing known, nothing claimed */
-	assert_null(builddir_damage(&cell));
+	/* no stamp: nothing known, nothing removed */
+	assert_repair(true, true);
 	builddir_stamp(&cell);
-	assert_null(builddir_damage(&cell));
+	assert_repair(true, true);
+	/* a .config unlike the stamp: configure writes it again */
 	put(".config", "CONFIG_X=y\nCONFIG_JUNK\n");
-	assert_damage("/.config");
+	assert_repair(false, true);
 	put(".config", "CONFIG_X=y\n");
-	assert_null(builddir_damage(&cell));
+	assert_repair(true, true);
+	/* an image unlike the stamp: make links it again */
 	put(arch.image, "kern");
-	assert_damage("/arch/x86/boot/bzImage");
-	/* a missing file is made again by make: no damage */
-	unlink(img);
-	assert_null(builddir_damage(&cell));
+	assert_repair(true, false);
+	/* a missing file is made again by make: nothing to do */
+	assert_repair(true, false);
 	/* configure and build run without a stamp */
 	put(arch.image, "kern");
 	builddir_unstamp(&cell);
-	assert_null(builddir_damage(&cell));
-	g_free(img);
+	assert_repair(true, true);
 }
 
 static char *damaged(const char *log_text)

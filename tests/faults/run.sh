@@ -664,7 +664,7 @@ steady_object() { # BUILD-DIR
 }
 
 case_builddir() { # 17: a build directory with a truncated object, .config or image
-	local b=$cache/build/$version/x86_64 store obj
+	local b=$cache/build/$version/x86_64 store obj made
 	setup_case
 	obj=$(steady_object "$b") || { fail "no object of $b/lib/built-in.a to damage"; return; }
 	say "  ${obj#$b/} truncated (newer than its source): the link fails on it"
@@ -674,13 +674,18 @@ case_builddir() { # 17: a build directory with a truncated object, .config or im
 	grep -Eq "the build directory is damaged: .*(truncated|not recognized|not an object); building it again from clean" "$out" ||
 		fail "the damaged object was not reported"
 	expect_cell x86_64 baseline pass true
-	say "  a .config and an image that are not what the build made"
+	say "  a .config and an image that are not what the build made: made again, objects kept"
 	forget x86_64/baseline
+	made=$(stat -c %Y "$obj")
 	echo CONFIG_FAULT_JUNK=y >>"$b/.config"
 	truncate -s 100000 "$b/arch/x86/boot/bzImage"
 	run_expect 0 --versions "$version" --arches x86_64 --steps baseline
-	grep -qF "the build directory is damaged: $b/.config is not the file the last build made" "$out" ||
-		fail "the damaged .config was not reported"
+	for f in .config arch/x86/boot/bzImage; do
+		grep -qF "the build directory is damaged: $b/$f is not the file the last build made" "$out" ||
+			fail "the damaged $f was not reported"
+	done
+	grep -q "from clean" "$out" && fail "the build directory was cleaned for a .config and an image"
+	[ "$(stat -c %Y "$obj" 2>/dev/null)" = "$made" ] || fail "${obj#$b/} was compiled again"
 	expect_cell x86_64 baseline pass true
 	say "  a stored image cut short: built again, not booted"
 	rm -f "$results/$version/x86_64/baseline".*
