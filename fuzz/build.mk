@@ -6,7 +6,7 @@
 # only the reproducers of crashes found and fixed; what a run learns
 # stays in $(B)/fuzz/corpus/<name>.
 #
-#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="ktap console"]
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="ktap console"] [FUZZ_JOBS=N]
 #   make check-fuzz [FUZZ_CHECK_SECONDS=30]     (part of make check, tests/check.mk)
 
 FUZZ_CC ?= clang
