@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The guest initramfs of an arch: packed by guest-tests/mkinitramfs (which
- * is deterministic) and stored by content under <cache>/initramfs.
+ * is deterministic) and stored by content under <cache>/initramfs, with
+ * <arch>.inputs naming what it was made of, so that a run in which none of
+ * that changed takes the stored one instead of packing it again.
  */
 #ifndef KMATRIX_PACK_H
 #define KMATRIX_PACK_H
@@ -14,6 +16,7 @@ struct pack {
 	char *compat_binary;	/* build/guest/<arch>/rlimit-tests-<compat>, or NULL */
 	char *path;		/* <cache>/initramfs/<arch>-<hash>.cpio.gz */
 	char *sha;
+	bool reused;		/* the stored one: nothing it is made of changed */
 	double seconds;
 	struct usage usage;
 };
