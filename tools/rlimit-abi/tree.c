@@ -139,26 +139,50 @@ static bool wanted(const char *path)
 }
 
 /*
+ * The entries rev_key lists: each path of tree_paths, a glob by the
+ * directory before its first wildcard (arch for arch/<any>/include/<any>).
+ */
+static char **key_argv(const char *dir, const char *rev, const char *uapi_resource)
+{
+	GPtrArray *v = g_ptr_array_new();
+	const char *head[] = { "git", "-C", dir, "ls-tree", "--full-tree", rev, "--",
+			       uapi_resource };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(head); i++)
+		g_ptr_array_add(v, g_strdup(head[i]));
+	for (int i = 0; tree_paths[i]; i++) {
+		const char *p = tree_paths[i] + (tree_paths[i][0] == '?');
+
+		if (g_str_has_prefix(p, ":(glob)")) {
+			p += strlen(":(glob)");
+			g_ptr_array_add(v, g_strndup(p, strcspn(p, "*?[") - 1));
+		} else {
+			g_ptr_array_add(v, g_strdup(p));
+		}
+	}
+	g_ptr_array_add(v, NULL);
+	return (char **)g_ptr_array_free(v, FALSE);
+}
+
+/*
  * The key of a git revision: a hash of the object ids of the files and
  * directories that hold what the checks read, so that steps which change
  * none of them (most of a series) share one scan.  A directory counts by
- * its tree id: coarser than tree_paths (any change under arch/ makes a new
- * key), but one ls-tree of a few entries, where listing every blob of the
- * tree took 0.3 s on every run.  NULL when rev is unknown or not a kernel
- * tree.
+ * its tree id: coarser than tree_paths (any change under arch/<a>/ makes a
+ * new key), but one ls-tree of a few dozen entries, where listing every
+ * blob of the tree took 0.3 s on every run.  NULL when rev is unknown or
+ * not a kernel tree.
  */
 static char *rev_key(const char *dir, const char *rev)
 {
 	static const char uapi_resource[] = "include/uapi/asm-generic/resource.h";
-	char *argv[] = { "git", "-C", (char *)dir, "ls-tree", "--full-tree", (char *)rev, "--",
-			 "Makefile", "scripts", "include/uapi", (char *)uapi_resource,
-			 "include/asm-generic/resource.h", "include/asm-generic/Kbuild",
-			 "fs/proc/base.c", "arch", NULL };
+	char **argv = key_argv(dir, rev, uapi_resource);
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
 	char *out = NULL, *key = NULL, **lines;
 	bool kernel = false;
 
 	if (abi_run(argv, NULL, &out, NULL) != 0) {
+		g_strfreev(argv);
 		g_free(out);
 		g_checksum_free(sum);
 		return NULL;
@@ -174,6 +198,7 @@ static char *rev_key(const char *dir, const char *rev)
 	}
 	if (kernel)
 		key = g_strdup_printf("git-%.40s", g_checksum_get_string(sum));
+	g_strfreev(argv);
 	g_strfreev(lines);
 	g_free(out);
 	g_checksum_free(sum);
