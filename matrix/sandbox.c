@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
-#include <ftw.h>
 #include <grp.h>
 #include <limits.h>
 #include <linux/capability.h>
@@ -12,7 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "chaos.h"
+#include "own.h"
 #include "sandbox.h"
 
 #define SANDBOX_ERROR g_quark_from_static_string("kmatrix-sandbox")
@@ -255,35 +254,6 @@ static void add_ro(struct sandbox *sb, const char *top)
 	free(real);
 }
 
-static uid_t own_uid;
-static gid_t own_gid;
-static guint own_count;
-static int own_errno;
-static char *own_failed;	/* the first entry it could not give */
-
-static int own_one(const char *path, const struct stat *st, int flag, struct FTW *f)
-{
-	if (st->st_uid == own_uid && st->st_gid == own_gid)
-		return 0;
-	if (lchown(path, own_uid, own_gid) < 0) {
-		own_errno = errno;
-		if (!own_failed)
-			own_failed = g_strdup(path);
-	} else
-		own_count++;
-	chaos_point("own");
-	return 0;
-}
-
-static void own_tree(const char *path)
-{
-	if (nftw(path, own_one, 64, FTW_PHYS | FTW_MOUNT) < 0 && errno != ENOENT) {
-		own_errno = errno;
-		if (!own_failed)
-			own_failed = g_strdup(path);
-	}
-}
-
 /*
  * What kmatrix and its tools make at the cache's top.  Anything else there
  * (another tool's directory) is left to its owner.
@@ -293,11 +263,39 @@ static const char *const cache_entries[] = {
 	"guest-debs", "kvm-probe.log", NULL
 };
 
+/* Not in cache_entries: root's record of the last walk stays root's. */
+#define OWN_STAMP "own-stamp"
+
+/* Is @path under one of @a's first @n entries? */
+static bool under_any(char **a, int n, const char *path)
+{
+	for (int i = 0; i < n; i++)
+		if (under(path, a[i]))
+			return true;
+	return false;
+}
+
+/* The cache's own entries, the results and the targets of the symlinks. */
+static char **own_roots(const struct sandbox *sb, const char *real, const char *res)
+{
+	int n = 0, max = G_N_ELEMENTS(cache_entries) + sb->rw->len + 1;
+	char **roots = g_new0(char *, max + 1);
+
+	for (int i = 0; cache_entries[i]; i++)
+		roots[n++] = g_build_filename(real, cache_entries[i], NULL);
+	if (res && !under_any(roots, n, res))
+		roots[n++] = g_strdup(res);
+	for (guint i = 0; i < sb->rw->len; i++)
+		if (strcmp(sb->rw->pdata[i], real) && !under_any(roots, n, sb->rw->pdata[i]))
+			roots[n++] = g_strdup(sb->rw->pdata[i]);
+	return roots;
+}
+
 /*
  * Give the build user what it writes: the cache's own entries, the results
  * and the targets of the cache's symlinks.  Idempotent and done by every
  * root run, under the lock: a cache filled by root (an older kmatrix, a
- * tool run by hand) keeps working.
+ * tool run by hand) keeps working.  own.c prunes what did not change.
  */
 static gboolean own_all(struct sandbox *sb, const char *cache, const char *results,
 			GError **err)
@@ -305,36 +303,39 @@ static gboolean own_all(struct sandbox *sb, const char *cache, const char *resul
 	gint64 t0 = g_get_monotonic_time();
 	char *real = realpath(cache, NULL);
 	char *res = realpath(results, NULL);
+	struct own_walk w = { .uid = sb->uid, .gid = sb->gid };
 	struct stat st;
+	char **roots;
+	gboolean ok;
 
-	own_uid = sb->uid;
-	own_gid = sb->gid;
-	own_count = 0;
-	own_errno = 0;
-	if (real && lstat(real, &st) == 0)
-		own_one(real, &st, FTW_D, NULL);
-	for (int i = 0; real && cache_entries[i]; i++) {
-		char *p = g_build_filename(real, cache_entries[i], NULL);
-
-		own_tree(p);
-		g_free(p);
+	if (!real) {
+		w.failed = g_strdup(cache);
+		w.err = errno;
+	} else if (lstat(real, &st) < 0 || ((st.st_uid != sb->uid || st.st_gid != sb->gid) &&
+					      lchown(real, sb->uid, sb->gid) < 0)) {
+		/* the top alone: anything else there is another tool's */
+		w.failed = g_strdup(real);
+		w.err = errno;
+	} else {
+		roots = own_roots(sb, real, res);
+		w.stamp = g_build_filename(real, OWN_STAMP, NULL);
+		own_trees(&w, (const char *const *)roots);
+		g_free((char *)w.stamp);
+		g_strfreev(roots);
 	}
-	/* The results and the symlinks' targets, wherever they are. */
-	if (res)
-		own_tree(res);
-	for (guint i = 0; i < sb->rw->len; i++)
-		if (!real || strcmp(sb->rw->pdata[i], real))
-			own_tree(sb->rw->pdata[i]);
-	free(real);
-	free(res);
-	sb->owned = own_count;
+	sb->owned = w.given;
+	sb->own_looked = w.looked;
+	sb->own_pruned = w.pruned;
 	sb->own_seconds = (g_get_monotonic_time() - t0) / 1e6;
 	/* a cache on a read-only mount: the path says which */
-	if (own_errno)
+	if (w.failed)
 		g_set_error(err, SANDBOX_ERROR, 1, "cannot give %s to the build user %s: %s",
-			    own_failed, sb->user, strerror(own_errno));
-	g_clear_pointer(&own_failed, g_free);
-	return own_errno == 0;
+			    w.failed, sb->user, strerror(w.err));
+	ok = !w.failed;
+	g_free(w.failed);
+	free(real);
+	free(res);
+	return ok;
 }
 
 static int capset_read_search(void)
@@ -481,10 +482,11 @@ json_t *sandbox_json(const struct sandbox *sb)
 {
 	if (sb->inherited)
 		return json_pack("{s:s}", "mode", "inherited");
-	return json_pack("{s:s, s:s?, s:i, s:b, s:o, s:o, s:b, s:f, s:i}",
+	return json_pack("{s:s, s:s?, s:i, s:b, s:o, s:o, s:b, s:f, s:i, s:i, s:b}",
 			 "mode", sb->user ? "bwrap+setpriv" : "bwrap",
 			 "user", sb->user, "uid", (int)sb->uid, "network", sb->network,
 			 "writable", strings(sb->rw), "hidden", strings(sb->hide),
 			 "kvm", sb->kvm, "own_seconds", sb->own_seconds,
-			 "owned", (int)sb->owned);
+			 "owned", (int)sb->owned, "own_looked", (int)sb->own_looked,
+			 "own_pruned", sb->own_pruned);
 }

@@ -35,6 +35,8 @@ struct sandbox {
 	bool network;		/* keep the host's network (a distcc farm) */
 	double own_seconds;	/* what giving the cache to the build user cost */
 	guint owned;		/* entries whose owner was changed */
+	guint own_looked;	/* entries it looked at */
+	bool own_pruned;	/* only directories changed since the last walk */
 };
 
 /* Can uid/gid search (pass through) a directory with this stat? */

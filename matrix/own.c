@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * own.c: give directory trees to the build user, looking only at the
+ * entries of directories changed since the last complete walk (own.h).
+ *
+ * A new, removed or renamed entry changes its directory's ctime; so does
+ * giving the directory to another owner.  What a pruned walk misses is a
+ * file whose owner was changed in place (chown) in a directory that did
+ * not change and is the build user's: no kmatrix stage and no tool of the
+ * project does that, and removing the stamp makes the next walk whole.
+ */
+#include <errno.h>
+#include <fts.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "chaos.h"
+#include "own.h"
+
+/* File times come from a coarse clock, which may lag the real one. */
+#define SLACK_NS 1000000000LL
+
+struct state {
+	struct own_walk *w;
+	gint64 since; /* entries of directories changed since: looked at */
+};
+
+static gint64 ns(const struct timespec *t)
+{
+	return t->tv_sec * 1000000000LL + t->tv_nsec;
+}
+
+/* The stamp: "<uid> <gid> <start, ns>", then the roots, one a line. */
+static char *roots_text(const char *const *roots)
+{
+	GString *s = g_string_new(NULL);
+
+	for (int i = 0; roots[i]; i++)
+		g_string_append_printf(s, "%s\n", roots[i]);
+	return g_string_free(s, FALSE);
+}
+
+/* The start of the last complete walk of the same roots for the same user. */
+static gint64 stamp_since(const struct own_walk *w, const char *const *roots)
+{
+	char *text = NULL, *nl, *want;
+	unsigned int uid, gid;
+	long long start;
+	gint64 since = G_MININT64;
+
+	if (!w->stamp || !g_file_get_contents(w->stamp, &text, NULL, NULL))
+		return since;
+	want = roots_text(roots);
+	nl = strchr(text, '\n');
+	if (nl && sscanf(text, "%u %u %lld\n", &uid, &gid, &start) == 3 &&
+	    uid == w->uid && gid == w->gid && !strcmp(nl + 1, want))
+		since = start - SLACK_NS;
+	g_free(want);
+	g_free(text);
+	return since;
+}
+
+/* Not fatal: without it the next walk is whole, as the first one was. */
+static void stamp_write(const struct own_walk *w, const char *const *roots,
+			gint64 start)
+{
+	char *r = roots_text(roots);
+	char *text = g_strdup_printf("%u %u %" G_GINT64_FORMAT "\n%s",
+				     (unsigned int)w->uid, (unsigned int)w->gid,
+				     start, r);
+
+	if (w->stamp)
+		g_file_set_contents(w->stamp, text, -1, NULL);
+	g_free(text);
+	g_free(r);
+}
+
+static void fail(struct state *s, const char *path, int err)
+{
+	if (s->w->failed)
+		return;
+	s->w->failed = g_strdup(path);
+	s->w->err = err;
+}
+
+static void give(struct state *s, const char *path, const struct stat *st)
+{
+	s->w->looked++;
+	if (st->st_uid == s->w->uid && st->st_gid == s->w->gid)
+		return;
+	if (lchown(path, s->w->uid, s->w->gid) < 0)
+		fail(s, path, errno);
+	else
+		s->w->given++;
+	chaos_point("own");
+}
+
+/* Are a directory's entries to be looked at? */
+static bool fresh(const struct state *s, const struct stat *st)
+{
+	return ns(&st->st_ctim) >= s->since || st->st_uid != s->w->uid ||
+	       st->st_gid != s->w->gid;
+}
+
+/*
+ * Give the entry @p.  Under FTS_NOSTAT glibc keeps no stat buffer at all,
+ * for directories too (fts_statp is NULL): the entry is stat'd here.
+ */
+static bool give_entry(struct state *s, FTSENT *p, bool *dir_fresh)
+{
+	struct stat st;
+
+	if (lstat(p->fts_accpath, &st) < 0) {
+		if (errno != ENOENT) /* gone since readdir: nothing to give */
+			fail(s, p->fts_path, errno);
+		return false;
+	}
+	if (dir_fresh)
+		*dir_fresh = fresh(s, &st);
+	give(s, p->fts_path, &st);
+	return true;
+}
+
+static void entry(struct state *s, FTSENT *p)
+{
+	bool dir_fresh = false;
+
+	switch (p->fts_info) {
+	case FTS_D:
+		give_entry(s, p, &dir_fresh);
+		p->fts_number = dir_fresh;
+		break;
+	case FTS_DP:
+		break;
+	case FTS_NS:
+		if (p->fts_level > 0 || p->fts_errno != ENOENT)
+			fail(s, p->fts_path, p->fts_errno);
+		break;
+	case FTS_DNR:
+	case FTS_ERR:
+		fail(s, p->fts_path, p->fts_errno);
+		break;
+	default: /* a file, a link: looked at in a fresh directory */
+		if (p->fts_level == 0 || p->fts_parent->fts_number)
+			give_entry(s, p, NULL);
+	}
+}
+
+static void walk(struct state *s, const char *root)
+{
+	char *const paths[] = { (char *)root, NULL };
+	FTS *fts = fts_open(paths,
+			    FTS_PHYSICAL | FTS_NOCHDIR | FTS_NOSTAT | FTS_XDEV,
+			    NULL);
+	FTSENT *p;
+
+	if (!fts) {
+		fail(s, root, errno);
+		return;
+	}
+	errno = 0;
+	while ((p = fts_read(fts)))
+		entry(s, p);
+	if (errno)
+		fail(s, root, errno);
+	fts_close(fts);
+}
+
+bool own_trees(struct own_walk *w, const char *const *roots)
+{
+	struct state s = { .w = w, .since = stamp_since(w, roots) };
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	w->given = 0;
+	w->looked = 0;
+	w->pruned = s.since != G_MININT64;
+	w->failed = NULL;
+	w->err = 0;
+	for (int i = 0; roots[i]; i++)
+		walk(&s, roots[i]);
+	if (w->failed)
+		return false;
+	stamp_write(w, roots, ns(&now));
+	return true;
+}
