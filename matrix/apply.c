@@ -272,6 +272,54 @@ char **apply_recorded_commits(const char *tree)
 }
 
 /*
+ * The commit, tree and subject of the tree's stock and step tags, read
+ * with one git for the twenty a version's checks would start: a no-op run
+ * starts each in a sandbox.  A tag moved or made after it is read with git
+ * again (refs NULL).  Tags are lightweight: the fields are the commit's.
+ */
+struct ref {
+	char *commit;
+	char *tree;
+	char *subject;
+};
+
+static void ref_free(gpointer p)
+{
+	struct ref *r = p;
+
+	g_free(r->commit);
+	g_free(r->tree);
+	g_free(r->subject);
+	g_free(r);
+}
+
+static GHashTable *read_refs(const char *tree)
+{
+	GHashTable *refs = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, ref_free);
+	char *out = tree_git(tree, "for-each-ref",
+			     "--format=%(refname)%09%(objecttype)%09%(objectname)%09%(tree)%09%(subject)",
+			     "refs/tags/stock", "refs/tags/step/", NULL);
+	char **lines = g_strsplit(out ? out : "", "\n", -1);
+
+	for (int i = 0; lines[i]; i++) {
+		char **f = g_strsplit(lines[i], "\t", 5);
+		struct ref *r;
+
+		if (g_strv_length(f) == 5 && !strcmp(f[1], "commit")) {
+			r = g_new0(struct ref, 1);
+			r->commit = g_strdup(f[2]);
+			r->tree = g_strdup(f[3]);
+			r->subject = g_strdup(f[4]);
+			g_hash_table_replace(refs, g_strdup(f[0]), r);
+		}
+		g_strfreev(f);
+	}
+	g_strfreev(lines);
+	g_free(out);
+	return refs;
+}
+
+/*
  * A step tag deleted by hand (or lost with packed-refs) whose recorded
  * commit is still there on the same parent: tag it again.  Re-applying
  * would check the parent out and rewrite the files the step changes, and
@@ -301,15 +349,16 @@ static char *restore_tag(const char *tree, const struct step *s, const char *com
 	return ok ? g_strdup(commit) : NULL;
 }
 
-static gboolean step_still_valid(GKeyFile *st, const char *tree, struct step *s,
-				 const char *parent, const char *sha)
+static gboolean step_still_valid(GKeyFile *st, const char *tree, GHashTable *refs,
+				 struct step *s, const char *parent, const char *sha)
 {
 	char *group = g_strdup_printf("step %s", s->id);
 	char *was_parent = g_key_file_get_string(st, group, "parent", NULL);
 	char *was_patch = g_key_file_get_string(st, group, "patch", NULL);
 	char *was_commit = g_key_file_get_string(st, group, "commit", NULL);
-	char *tag = g_strdup_printf("step/%s^{commit}", s->id);
-	char *now = tree_git(tree, "rev-parse", "-q", "--verify", tag, NULL);
+	char *tag = g_strdup_printf("refs/tags/step/%s", s->id);
+	struct ref *r = g_hash_table_lookup(refs, tag);
+	char *now = r ? g_strdup(r->commit) : NULL;
 	gboolean same = was_parent && was_patch && was_commit && *was_commit &&
 			!strcmp(was_parent, parent) && !strcmp(was_patch, sha);
 	gboolean ok;
@@ -456,10 +505,20 @@ static gboolean record(GKeyFile *st, const char *tree, struct step *s,
 	return out != NULL;
 }
 
-static void describe(struct step *s, const char *tree, const char *rev)
+static void describe(struct step *s, const char *tree, GHashTable *refs, const char *rev)
 {
-	char *t = g_strconcat(rev, "^{tree}", NULL);
+	char *full = g_strconcat("refs/tags/", rev, NULL);
+	struct ref *r = refs ? g_hash_table_lookup(refs, full) : NULL;
+	char *t;
 
+	g_free(full);
+	if (r) {
+		s->commit = g_strdup(r->commit);
+		s->tree = g_strdup(r->tree);
+		s->subject = g_strdup(r->subject);
+		return;
+	}
+	t = g_strconcat(rev, "^{tree}", NULL);
 	s->commit = tree_git(tree, "rev-parse", rev, NULL);
 	s->tree = tree_git(tree, "rev-parse", "--verify", "-q", t, NULL);
 	g_free(t);
@@ -545,8 +604,8 @@ static void forget(GKeyFile *st, const char *tree, struct step *s)
 }
 
 /* 1: applied or kept, 0: did not apply, -1: git failed. */
-static int apply_one(GKeyFile *st, const char *tree, const char *top, struct step *s,
-		     const char *parent, gboolean *dirty, const char *logdir)
+static int apply_one(GKeyFile *st, const char *tree, GHashTable *refs, const char *top,
+		     struct step *s, const char *parent, gboolean *dirty, const char *logdir)
 {
 	char *sha = key_file_sha256(s->patch);
 	char *log = g_strdup_printf("%s/%s.apply.log", logdir, s->id);
@@ -557,7 +616,7 @@ static int apply_one(GKeyFile *st, const char *tree, const char *top, struct ste
 	unlink(log);
 	if (s->index == 2 && !check_base(s, tree, top, parent)) {
 		rc = 0;
-	} else if (*dirty || !step_still_valid(st, tree, s, parent, sha)) {
+	} else if (*dirty || !step_still_valid(st, tree, refs, s, parent, sha)) {
 		/* Once one step is re-applied, every later one must be too. */
 		*dirty = TRUE;
 		rc = git_am(s, tree, parent, log);
@@ -593,12 +652,13 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 	char *path = state_path(tree);
 	GKeyFile *st = g_key_file_new();
 	struct step *prev = steps->pdata[0], *bad = NULL;
+	GHashTable *refs = read_refs(tree);
 	gboolean dirty = FALSE;
 	int rc = 0;
 
 	g_mkdir_with_parents(logdir, 0755);
 	g_key_file_load_from_file(st, path, G_KEY_FILE_NONE, NULL);
-	describe(prev, tree, "stock");
+	describe(prev, tree, refs, "stock");
 	for (guint i = 1; i < steps->len && rc == 0; i++) {
 		struct step *s = steps->pdata[i];
 		char *tag = g_strdup_printf("step/%s", s->id);
@@ -612,7 +672,7 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 			g_free(tag);
 			continue;
 		}
-		r = apply_one(st, tree, top, s, prev->commit, &dirty, logdir);
+		r = apply_one(st, tree, refs, top, s, prev->commit, &dirty, logdir);
 		if (r < 0 && run_stop_signal()) {
 			rc = -1;
 		} else if (r < 0) {
@@ -623,13 +683,15 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 			bad = s;
 			forget(st, tree, s);
 		} else {
-			describe(s, tree, tag);
+			/* a step applied again has moved its tag */
+			describe(s, tree, dirty ? NULL : refs, tag);
 		}
 		prev = r > 0 ? s : prev;
 		g_free(tag);
 	}
 	if (!g_key_file_save_to_file(st, path, NULL))
 		rc = -1;
+	g_hash_table_destroy(refs);
 	g_key_file_free(st);
 	g_free(path);
 	return rc;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fts.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -47,24 +48,30 @@ char *tree_git(const char *dir, ...)
  * A checkout rewrites every file that differs, and the new mtimes make the
  * next incremental build recompile whatever includes them, though their
  * content is back to what was built.  So a run that did not end on
- * matrix's tip (--steps, a bisect) leaves HEAD detached there; -f on the
- * commit already checked out only restores files changed since.
+ * matrix's tip (--steps, a bisect) leaves HEAD detached there, and one
+ * that did only points HEAD at the branch again: no file is written, and
+ * a run that checked nothing out (a no-op) costs a read of .git/HEAD.
  */
 gboolean tree_release(const char *dir)
 {
-	char *head = tree_git(dir, "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL);
-	char *tip = tree_git(dir, "rev-parse", "-q", "--verify", "refs/heads/matrix^{commit}", NULL);
-	gboolean attach = head && tip && !strcmp(head, tip);
-	char *out = NULL;
+	char *file = g_build_filename(dir, ".git", "HEAD", NULL);
+	char *text = NULL, *head = NULL, *tip = NULL, *out = NULL;
+	gboolean on = g_file_get_contents(file, &text, NULL, NULL) &&
+		      !strcmp(g_strstrip(text), "ref: refs/heads/matrix");
 
-	if (attach)
-		out = tree_git(dir, "checkout", "-q", "-f", "matrix", NULL);
-	else if (head && tip)
-		out = tree_git(dir, "checkout", "-q", "-f", "--detach", head, NULL);
+	if (!on) {
+		head = tree_git(dir, "rev-parse", "-q", "--verify", "HEAD^{commit}", NULL);
+		tip = tree_git(dir, "rev-parse", "-q", "--verify", "refs/heads/matrix^{commit}", NULL);
+		if (head && tip && !strcmp(head, tip))
+			out = tree_git(dir, "symbolic-ref", "HEAD", "refs/heads/matrix", NULL);
+		on = out != NULL;
+	}
+	g_free(file);
+	g_free(text);
 	g_free(head);
 	g_free(tip);
 	g_free(out);
-	return attach && out;
+	return on;
 }
 
 /* Run argv in cwd with its output appended to log; TRUE on exit 0. */
@@ -432,6 +439,78 @@ void tree_mark_damaged(const char *dir, const char *why)
 	g_free(mark);
 }
 
+static int by_name(const FTSENT **a, const FTSENT **b)
+{
+	return strcmp((*a)->fts_name, (*b)->fts_name);
+}
+
+/*
+ * Every file of the tree's object store, by name, size, inode and times:
+ * a file cut short, removed, replaced or written changes it.  lstat of
+ * the 75 000 files of a 5.10 tree costs a tenth of what tree_damage()'s
+ * git commands do.  NULL when the store cannot be read.
+ */
+static char *objects_print(const char *dir)
+{
+	char *objects = g_build_filename(dir, ".git", "objects", NULL);
+	char *const paths[] = { objects, NULL };
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, by_name);
+	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
+	char *print = NULL;
+	FTSENT *p;
+	bool ok = fts != NULL;
+
+	while (ok && (p = fts_read(fts))) {
+		const struct stat *st = p->fts_statp;
+		char *line;
+
+		if (p->fts_info == FTS_DNR || p->fts_info == FTS_ERR || p->fts_info == FTS_NS) {
+			ok = false;
+			break;
+		}
+		line = g_strdup_printf("%s %o %lld %llu %lld.%09ld %lld.%09ld\n",
+				       p->fts_path + strlen(objects), st->st_mode,
+				       (long long)st->st_size, (unsigned long long)st->st_ino,
+				       (long long)st->st_mtim.tv_sec, st->st_mtim.tv_nsec,
+				       (long long)st->st_ctim.tv_sec, st->st_ctim.tv_nsec);
+		g_checksum_update(sum, (const guchar *)line, -1);
+		g_free(line);
+	}
+	if (ok)
+		print = g_strdup(g_checksum_get_string(sum));
+	if (fts)
+		fts_close(fts);
+	g_checksum_free(sum);
+	g_free(objects);
+	return print;
+}
+
+/* The object store's print when tree_damage() last found nothing. */
+static char *sound_mark(const char *dir)
+{
+	return g_build_filename(dir, ".git", "kmatrix-sound", NULL);
+}
+
+/*
+ * tree_damage(), unless the object store is, file for file, the one it
+ * last found sound: a no-op run reads 1.8 s less of each tree.
+ */
+static char *store_damage(const char *dir)
+{
+	char *mark = sound_mark(dir);
+	char *print = objects_print(dir), *was = NULL, *why = NULL;
+
+	if (!print || !g_file_get_contents(mark, &was, NULL, NULL) || strcmp(g_strstrip(was), print)) {
+		why = tree_damage(dir);
+		if (!why && print)
+			g_file_set_contents(mark, print, -1, NULL);
+	}
+	g_free(was);
+	g_free(print);
+	g_free(mark);
+	return why;
+}
+
 /* A damaged tree is laid again: said once, with git's own words. */
 static gboolean damaged(const char *dir)
 {
@@ -439,7 +518,7 @@ static gboolean damaged(const char *dir)
 	gboolean bad;
 
 	if (!g_file_get_contents(mark, &why, NULL, NULL))
-		why = tree_damage(dir);
+		why = store_damage(dir);
 	bad = why != NULL;
 	if (bad)
 		g_printerr("kmatrix: %s is damaged: %s; laying it again\n", dir, g_strstrip(why));

@@ -403,6 +403,12 @@ static void test_end_of_run(void **state)
 	on = branch(tree);
 	assert_string_equal(on, "matrix");
 	assert_same_mtime(&built, file);
+	/* HEAD only pointed at the branch: the index and files agree with it */
+	text = tree_git(tree, "status", "--porcelain", "--untracked-files=no", NULL);
+	assert_string_equal(text, "");
+	g_free(text);
+	/* on the branch already: nothing to do, and said so */
+	assert_true(tree_release(tree));
 	g_ptr_array_free(steps, TRUE);
 	g_free(on);
 	g_free(uapi);

@@ -208,7 +208,8 @@ static void assert_relaid(const char *cache, struct version_conf *v, const char 
 /*
  * A tree whose objects are damaged is laid again: a missing tree object,
  * a truncated blob a step changes, a damage git met while using it.  A
- * whole one is kept.
+ * whole one is kept, and its object store recorded: the damage is found
+ * all the same.
  */
 static void test_damaged_tree(void **state)
 {
@@ -230,7 +231,14 @@ static void test_damaged_tree(void **state)
 	g_free(f);
 	assert_relaid(cache, &v, marker);
 
+	/* found sound, its object store is recorded; damage after it is seen */
 	add_step(t);
+	assert_true(g_file_set_contents(marker, "", 0, NULL));
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	assert_true(g_file_test(marker, G_FILE_TEST_EXISTS));
+	f = g_build_filename(t, ".git", "kmatrix-sound", NULL);
+	assert_true(g_file_test(f, G_FILE_TEST_IS_REGULAR));
+	g_free(f);
 	f = object_file(t, "stock:kernel/sys.c");
 	/* loose objects are read-only: truncate as a crash would */
 	assert_int_equal(truncate(f, 10), 0);
