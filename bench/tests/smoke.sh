@@ -129,6 +129,10 @@ assert {k: v["objects"] for k, v in r["incremental"]["compiled"].items()} == \
     {"9.9/arm64/rtprio": 1, "9.9/x86_64/rtprio": 1}
 assert ch["boot_overlap"]["boots"] == 8
 assert ch["boot_test"]["cells"] == 8
+pa = ch["per_arch"]
+assert sorted(pa) == ["arm64", "x86_64"] and all(o["cells"] == 4 for o in pa.values()), pa
+assert all(o["build"] > 0 and o["boot_test_median"] > 0 for o in pa.values()), pa
+assert "| arch | cells | configure s | build s | boot + test s (median) |" in md
 assert r["naive"]["ok"] and [s["step"] for s in r["naive"]["steps"]] == \
     ["stock", "baseline", "uapi", "rtprio"]
 for run in ("cold", "warm", "incremental"):
