@@ -169,17 +169,25 @@ static void walk(struct state *s, const char *root)
 	fts_close(fts);
 }
 
+bool own_entry(struct own_walk *w, const char *path)
+{
+	struct state s = { .w = w };
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		fail(&s, path, errno);
+	else
+		give(&s, path, &st);
+	return !w->failed;
+}
+
 bool own_trees(struct own_walk *w, const char *const *roots)
 {
 	struct state s = { .w = w, .since = stamp_since(w, roots) };
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	w->given = 0;
-	w->looked = 0;
 	w->pruned = s.since != G_MININT64;
-	w->failed = NULL;
-	w->err = 0;
 	for (int i = 0; roots[i]; i++)
 		walk(&s, roots[i]);
 	if (w->failed)

@@ -18,7 +18,7 @@ struct own_walk {
 	uid_t uid;
 	gid_t gid;
 	const char *stamp; /* record of the last complete walk; NULL: walk all */
-	/* filled in */
+	/* filled in, added to by each call: start with them zero */
 	guint given; /* entries whose owner was changed */
 	guint looked; /* entries looked at (directories included) */
 	bool pruned; /* the stamp held for these roots */
@@ -34,5 +34,8 @@ struct own_walk {
  * at again.  False when an entry could not be given: see w->failed.
  */
 bool own_trees(struct own_walk *w, const char *const *roots);
+
+/* Give @path alone, not what is under it: the same test, count and error. */
+bool own_entry(struct own_walk *w, const char *path);
 
 #endif

@@ -304,19 +304,13 @@ static gboolean own_all(struct sandbox *sb, const char *cache, const char *resul
 	char *real = realpath(cache, NULL);
 	char *res = realpath(results, NULL);
 	struct own_walk w = { .uid = sb->uid, .gid = sb->gid };
-	struct stat st;
 	char **roots;
 	gboolean ok;
 
 	if (!real) {
 		w.failed = g_strdup(cache);
 		w.err = errno;
-	} else if (lstat(real, &st) < 0 || ((st.st_uid != sb->uid || st.st_gid != sb->gid) &&
-					      lchown(real, sb->uid, sb->gid) < 0)) {
-		/* the top alone: anything else there is another tool's */
-		w.failed = g_strdup(real);
-		w.err = errno;
-	} else {
+	} else if (own_entry(&w, real)) { /* the top alone: the rest is another tool's */
 		roots = own_roots(sb, real, res);
 		w.stamp = g_build_filename(real, OWN_STAMP, NULL);
 		own_trees(&w, (const char *const *)roots);
