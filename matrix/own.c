@@ -44,38 +44,33 @@ static char *roots_text(const char *const *roots)
 }
 
 /* The start of the last complete walk of the same roots for the same user. */
-static gint64 stamp_since(const struct own_walk *w, const char *const *roots)
+static gint64 stamp_since(const struct own_walk *w, const char *roots)
 {
-	char *text = NULL, *nl, *want;
+	char *text = NULL, *nl;
 	unsigned int uid, gid;
 	long long start;
 	gint64 since = G_MININT64;
 
 	if (!w->stamp || !g_file_get_contents(w->stamp, &text, NULL, NULL))
 		return since;
-	want = roots_text(roots);
 	nl = strchr(text, '\n');
 	if (nl && sscanf(text, "%u %u %lld\n", &uid, &gid, &start) == 3 &&
-	    uid == w->uid && gid == w->gid && !strcmp(nl + 1, want))
+	    uid == w->uid && gid == w->gid && !strcmp(nl + 1, roots))
 		since = start - SLACK_NS;
-	g_free(want);
 	g_free(text);
 	return since;
 }
 
 /* Not fatal: without it the next walk is whole, as the first one was. */
-static void stamp_write(const struct own_walk *w, const char *const *roots,
-			gint64 start)
+static void stamp_write(const struct own_walk *w, const char *roots, gint64 start)
 {
-	char *r = roots_text(roots);
 	char *text = g_strdup_printf("%u %u %" G_GINT64_FORMAT "\n%s",
 				     (unsigned int)w->uid, (unsigned int)w->gid,
-				     start, r);
+				     start, roots);
 
 	if (w->stamp)
 		g_file_set_contents(w->stamp, text, -1, NULL);
 	g_free(text);
-	g_free(r);
 }
 
 static void fail(struct state *s, const char *path, int err)
@@ -183,15 +178,16 @@ bool own_entry(struct own_walk *w, const char *path)
 
 bool own_trees(struct own_walk *w, const char *const *roots)
 {
-	struct state s = { .w = w, .since = stamp_since(w, roots) };
+	char *listed = roots_text(roots);
+	struct state s = { .w = w, .since = stamp_since(w, listed) };
 	struct timespec now;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	w->pruned = s.since != G_MININT64;
 	for (int i = 0; roots[i]; i++)
 		walk(&s, roots[i]);
-	if (w->failed)
-		return false;
-	stamp_write(w, roots, ns(&now));
-	return true;
+	if (!w->failed)
+		stamp_write(w, listed, ns(&now));
+	g_free(listed);
+	return !w->failed;
 }
