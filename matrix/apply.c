@@ -275,7 +275,8 @@ char **apply_recorded_commits(const char *tree)
  * The commit, tree and subject of the tree's stock and step tags, read
  * with one git for the twenty a version's checks would start: a no-op run
  * starts each in a sandbox.  A tag moved or made after it is read with git
- * again (refs NULL).  Tags are lightweight: the fields are the commit's.
+ * again (refs NULL), and so is one that is not there or not a commit (a
+ * tag object made by hand, which git peels): kmatrix's tags are lightweight.
  */
 struct ref {
 	char *commit;
@@ -358,7 +359,9 @@ static gboolean step_still_valid(GKeyFile *st, const char *tree, GHashTable *ref
 	char *was_commit = g_key_file_get_string(st, group, "commit", NULL);
 	char *tag = g_strdup_printf("refs/tags/step/%s", s->id);
 	struct ref *r = g_hash_table_lookup(refs, tag);
-	char *now = r ? g_strdup(r->commit) : NULL;
+	/* not read at once: missing, or a tag object git peels to its commit */
+	char *peel = r ? NULL : g_strconcat(tag, "^{commit}", NULL);
+	char *now = r ? g_strdup(r->commit) : tree_git(tree, "rev-parse", "-q", "--verify", peel, NULL);
 	gboolean same = was_parent && was_patch && was_commit && *was_commit &&
 			!strcmp(was_parent, parent) && !strcmp(was_patch, sha);
 	gboolean ok;
@@ -372,6 +375,7 @@ static gboolean step_still_valid(GKeyFile *st, const char *tree, GHashTable *ref
 	g_free(was_patch);
 	g_free(was_commit);
 	g_free(tag);
+	g_free(peel);
 	g_free(now);
 	return ok;
 }
