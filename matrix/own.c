@@ -33,44 +33,72 @@ static gint64 ns(const struct timespec *t)
 	return t->tv_sec * 1000000000LL + t->tv_nsec;
 }
 
-/* The stamp: "<uid> <gid> <start, ns>", then the roots, one a line. */
-static char *roots_text(const char *const *roots)
+static gint root_cmp(gconstpointer a, gconstpointer b, gpointer unused)
 {
-	GString *s = g_string_new(NULL);
-
-	for (int i = 0; roots[i]; i++)
-		g_string_append_printf(s, "%s\n", roots[i]);
-	return g_string_free(s, FALSE);
+	return strcmp(a, b);
 }
 
-/* The start of the last complete walk of the same roots for the same user. */
-static gint64 stamp_since(const struct own_walk *w, const char *roots)
+/*
+ * The stamp: "<uid> <gid>", then "<start, ns> <root>" for each root whose
+ * last walk was complete.  Per root, so that a run with other results
+ * (each suite of make check has its own) does not make the next run walk
+ * every tree whole again.
+ */
+static GTree *stamp_read(const struct own_walk *w)
 {
-	char *text = NULL, *nl;
+	GTree *t = g_tree_new_full(root_cmp, NULL, g_free, g_free);
+	char *text = NULL, **lines;
 	unsigned int uid, gid;
-	long long start;
-	gint64 since = G_MININT64;
+	int n = 0;
 
 	if (!w->stamp || !g_file_get_contents(w->stamp, &text, NULL, NULL))
-		return since;
-	nl = strchr(text, '\n');
-	if (nl && sscanf(text, "%u %u %lld\n", &uid, &gid, &start) == 3 &&
-	    uid == w->uid && gid == w->gid && !strcmp(nl + 1, roots))
-		since = start - SLACK_NS;
+		return t;
+	lines = g_strsplit(text, "\n", -1);
+	if (sscanf(lines[0], "%u %u%n", &uid, &gid, &n) == 2 && !lines[0][n] &&
+	    uid == w->uid && gid == w->gid) {
+		for (int i = 1; lines[i]; i++) {
+			long long start;
+			int at = 0;
+
+			if (sscanf(lines[i], "%lld %n", &start, &at) == 1 &&
+			    at && lines[i][at] == '/')
+				g_tree_replace(t, g_strdup(lines[i] + at),
+					       g_memdup2(&start,
+							 sizeof(start)));
+		}
+	}
+	g_strfreev(lines);
 	g_free(text);
-	return since;
+	return t;
+}
+
+static gint64 stamp_since(GTree *stamp, const char *root)
+{
+	long long *start = g_tree_lookup(stamp, root);
+
+	return start ? *start - SLACK_NS : G_MININT64;
+}
+
+/* A root gone since (results of a removed run) is dropped. */
+static gboolean stamp_line(gpointer root, gpointer start, gpointer s)
+{
+	if (!access(root, F_OK))
+		g_string_append_printf(s, "%lld %s\n", *(long long *)start,
+				       (char *)root);
+	return FALSE;
 }
 
 /* Not fatal: without it the next walk is whole, as the first one was. */
-static void stamp_write(const struct own_walk *w, const char *roots, gint64 start)
+static void stamp_write(const struct own_walk *w, GTree *stamp)
 {
-	char *text = g_strdup_printf("%u %u %" G_GINT64_FORMAT "\n%s",
-				     (unsigned int)w->uid, (unsigned int)w->gid,
-				     start, roots);
+	GString *s = g_string_new(NULL);
 
+	g_string_printf(s, "%u %u\n", (unsigned int)w->uid,
+			(unsigned int)w->gid);
+	g_tree_foreach(stamp, stamp_line, s);
 	if (w->stamp)
-		g_file_set_contents(w->stamp, text, -1, NULL);
-	g_free(text);
+		g_file_set_contents(w->stamp, s->str, s->len, NULL);
+	g_string_free(s, TRUE);
 }
 
 static void fail(struct state *s, const char *path, int err)
@@ -178,16 +206,27 @@ bool own_entry(struct own_walk *w, const char *path)
 
 bool own_trees(struct own_walk *w, const char *const *roots)
 {
-	char *listed = roots_text(roots);
-	struct state s = { .w = w, .since = stamp_since(w, listed) };
+	GTree *stamp = stamp_read(w);
 	struct timespec now;
+	long long start;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	w->pruned = s.since != G_MININT64;
-	for (int i = 0; roots[i]; i++)
+	start = ns(&now);
+	for (int i = 0; roots[i]; i++) {
+		struct state s = { .w = w,
+				   .since = stamp_since(stamp, roots[i]) };
+		bool whole_before = !w->failed;
+
+		w->pruned |= s.since != G_MININT64;
 		walk(&s, roots[i]);
-	if (!w->failed)
-		stamp_write(w, listed, ns(&now));
-	g_free(listed);
+		/* a root that is not there needs no record: it is new when it comes */
+		if (whole_before && !w->failed && !access(roots[i], F_OK))
+			g_tree_replace(stamp, g_strdup(roots[i]),
+				       g_memdup2(&start, sizeof(start)));
+		else
+			g_tree_remove(stamp, roots[i]);
+	}
+	stamp_write(w, stamp);
+	g_tree_destroy(stamp);
 	return !w->failed;
 }

@@ -21,7 +21,7 @@ struct own_walk {
 	/* filled in, added to by each call: start with them zero */
 	guint given; /* entries whose owner was changed */
 	guint looked; /* entries looked at (directories included) */
-	bool pruned; /* the stamp held for these roots */
+	bool pruned; /* the stamp held for one root or more */
 	char *failed; /* the first entry it could not give (free it) */
 	int err; /* and why: an errno */
 };
@@ -29,9 +29,11 @@ struct own_walk {
 /*
  * Give everything under @roots (NULL-terminated; a missing one is skipped)
  * to w->uid:w->gid, not crossing mount points and not following symlinks.
- * The stamp is written only after a walk that gave everything: a walk
- * killed halfway leaves the previous one, and its directories are looked
- * at again.  False when an entry could not be given: see w->failed.
+ * The stamp records, per root, the start of its last walk that gave
+ * everything; a root not walked keeps its record.  A walk killed halfway
+ * leaves the previous stamp, and its directories are looked at again;
+ * a root that failed loses its record.  False when an entry could not be
+ * given: see w->failed.
  */
 bool own_trees(struct own_walk *w, const char *const *roots);
 

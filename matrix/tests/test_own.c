@@ -2,9 +2,10 @@
 /*
  * own.c: the hand-over of trees to the build user.  A first walk gives
  * every entry; a walk after it looks only at the entries of directories
- * changed since, or not the build user's; a stamp of another user or of
- * other roots is not trusted.  Two tests wait a second each.  Giving files away needs root: as another
- * user the tests skip (make check runs as root).
+ * changed since, or not the build user's; a stamp of another user is not
+ * trusted, and each root has its own record.  One test waits a second.
+ * Giving files away needs root: as another user the tests skip (make
+ * check runs as root).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -122,19 +123,36 @@ static void settle(void)
  */
 static void age_stamp(const struct tree *t)
 {
-	char *text, *rest;
-	unsigned int uid, gid;
-	long long start;
-	int n;
+	char *text, **lines;
+	GString *aged = g_string_new(NULL);
 
 	assert_true(g_file_get_contents(t->stamp, &text, NULL, NULL));
-	assert_int_equal(sscanf(text, "%u %u %lld%n", &uid, &gid, &start, &n),
-			 3);
-	rest = g_strdup_printf("%u %u %lld%s", uid, gid, start + 2000000000LL,
-			       text + n);
-	assert_true(g_file_set_contents(t->stamp, rest, -1, NULL));
-	g_free(rest);
+	lines = g_strsplit(text, "\n", -1);
+	g_string_append_printf(aged, "%s\n", lines[0]);
+	for (int i = 1; lines[i] && *lines[i]; i++) {
+		long long start;
+		int n;
+
+		assert_int_equal(sscanf(lines[i], "%lld%n", &start, &n), 1);
+		g_string_append_printf(aged, "%lld%s\n", start + 2000000000LL,
+				       lines[i] + n);
+	}
+	assert_true(g_file_set_contents(t->stamp, aged->str, -1, NULL));
+	g_string_free(aged, TRUE);
+	g_strfreev(lines);
 	g_free(text);
+}
+
+static bool stamp_has(const struct tree *t, const char *root)
+{
+	char *text, *line = g_strdup_printf(" %s\n", root);
+	bool has;
+
+	assert_true(g_file_get_contents(t->stamp, &text, NULL, NULL));
+	has = strstr(text, line);
+	g_free(line);
+	g_free(text);
+	return has;
 }
 
 static void test_first_walk_gives_all(void **state)
@@ -203,14 +221,13 @@ static void test_directory_of_another_owner(void **state)
 	assert_int_equal(owner(t, "a/b/f2"), UID);
 }
 
-/* A stamp of another build user, or of other roots, is not trusted. */
-static void test_stamp_of_other_walk(void **state)
+/* A stamp of another build user is not trusted. */
+static void test_stamp_of_other_user(void **state)
 {
 	struct tree *t = *state;
 	struct own_walk w = { .uid = UID + 1,
 			      .gid = GID,
 			      .stamp = t ? t->stamp : NULL };
-	char *other;
 
 	if (!t)
 		skip();
@@ -219,15 +236,44 @@ static void test_stamp_of_other_walk(void **state)
 	assert_true(own_trees(&w, t->roots));
 	assert_false(w.pruned);
 	assert_int_equal(w.given, 6);
+}
+
+/*
+ * Each root has its own record: a new root is walked whole beside a
+ * pruned one, and a walk without a root keeps that root's record.
+ */
+static void test_stamp_per_root(void **state)
+{
+	struct tree *t = *state;
+	struct own_walk w;
+	char *other, *f;
+
+	if (!t)
+		skip();
+	other = g_build_filename(t->dir, "other", NULL);
+	f = g_build_filename(other, "f", NULL);
+	assert_int_equal(g_mkdir_with_parents(other, 0755), 0);
+	assert_true(g_file_set_contents(f, "x", 1, NULL));
 	walk(t);
 	age_stamp(t);
-	other = g_build_filename(t->dir, "other", NULL);
-	assert_int_equal(g_mkdir_with_parents(other, 0755), 0);
 	t->roots[1] = other;
 	w = walk(t);
-	assert_false(w.pruned);
-	assert_int_equal(w.looked, 7);
+	assert_true(w.pruned);
+	assert_int_equal(w.looked, 3 + 2); /* root's directories; other whole */
+	assert_int_equal(w.given, 2);
+	/* the first root alone, then both again: other's record was kept */
 	t->roots[1] = NULL;
+	age_stamp(t);
+	assert_int_equal(walk(t).looked, 3);
+	age_stamp(t);
+	t->roots[1] = other;
+	assert_int_equal(walk(t).looked, 3 + 1);
+	/* a root removed since is dropped from the stamp */
+	fixture_rm_rf(other);
+	t->roots[1] = NULL;
+	walk(t);
+	assert_false(stamp_has(t, other));
+	g_free(f);
 	g_free(other);
 }
 
@@ -257,7 +303,9 @@ int main(void)
 			test_unchanged_directories_pruned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_directory_of_another_owner,
 						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_stamp_of_other_walk, setup,
+		cmocka_unit_test_setup_teardown(test_stamp_of_other_user, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_stamp_per_root, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_missing_root, setup,
 						teardown),
