@@ -79,7 +79,10 @@ static gint64 stamp_since(GTree *stamp, const char *root)
 	return start ? *start - SLACK_NS : G_MININT64;
 }
 
-/* A root gone since (results of a removed run) is dropped. */
+/*
+ * A root that is not there (results of a removed run, or not made yet)
+ * is dropped: it is new when it comes.
+ */
 static gboolean stamp_line(gpointer root, gpointer start, gpointer s)
 {
 	if (!access(root, F_OK))
@@ -219,8 +222,7 @@ bool own_trees(struct own_walk *w, const char *const *roots)
 
 		w->pruned |= s.since != G_MININT64;
 		walk(&s, roots[i]);
-		/* a root that is not there needs no record: it is new when it comes */
-		if (whole_before && !w->failed && !access(roots[i], F_OK))
+		if (whole_before && !w->failed)
 			g_tree_replace(stamp, g_strdup(roots[i]),
 				       g_memdup2(&start, sizeof(start)));
 		else
