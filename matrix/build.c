@@ -14,11 +14,11 @@ static const struct stage_failure build_failure = {
 	.stage = "build", .verdict = "build-failed", .error_lines = 30, .tail = 20,
 };
 
-void build_evidence(struct outcome *o, const char *log, const char *target)
+void build_evidence(struct outcome *o, const char *log, const char *target, const char *dir)
 {
 	char *what = g_strdup_printf("make %s", target);
 
-	stagelog_judge(o, log, &build_failure, what);
+	stagelog_judge(o, log, &build_failure, what, dir);
 	g_free(what);
 }
 
@@ -41,7 +41,7 @@ int build_cell(struct cell *c)
 	ch.argv = (char **)argv->pdata;
 	rc = run_command(&ch);
 	if (rc != 0 && !run_stop_signal()) {
-		build_evidence(&c->out, log, c->a->image_target);
+		build_evidence(&c->out, log, c->a->image_target, c->build_dir);
 	} else if (rc == 0 && !g_file_test(image, G_FILE_TEST_IS_REGULAR)) {
 		outcome_set(&c->out, "build-failed", "make succeeded but %s is missing", image);
 		rc = 1;

@@ -63,9 +63,13 @@ GHashTable *config_read(const char *path);
 int config_verify(const char *fragment, const char *config, struct outcome *o);
 int configure_cell(struct cell *c);
 int build_cell(struct cell *c);
-/* A failed build's verdict from its log: the compiler's error lines, or infra-error. */
-void build_evidence(struct outcome *o, const char *log, const char *target);
+/*
+ * A failed build's verdict from its log: the compiler's error lines, or
+ * infra-error (also when @dir, the build directory, is on a full disk).
+ */
+void build_evidence(struct outcome *o, const char *log, const char *target, const char *dir);
 /* A failed configure step's verdict from its log: config-failed, or infra-error. */
-void configure_evidence(struct outcome *o, const char *log, const char *what);
+void configure_evidence(struct outcome *o, const char *log, const char *what,
+			const char *dir);
 
 #endif

@@ -120,15 +120,15 @@ static const struct stage_failure configure_failure = {
 	.stage = "configure", .verdict = "config-failed", .tail = 15,
 };
 
-void configure_evidence(struct outcome *o, const char *log, const char *what)
+void configure_evidence(struct outcome *o, const char *log, const char *what, const char *dir)
 {
-	stagelog_judge(o, log, &configure_failure, what);
+	stagelog_judge(o, log, &configure_failure, what, dir);
 }
 
 static void stage_failed(struct cell *c, const char *what, const char *log)
 {
 	if (!run_stop_signal())
-		configure_evidence(&c->out, log, what);
+		configure_evidence(&c->out, log, what, c->build_dir);
 }
 
 int configure_cell(struct cell *c)

@@ -7,8 +7,18 @@
  * which.
  */
 #include <string.h>
+#include <sys/statvfs.h>
 
 #include "stagelog.h"
+
+/*
+ * Less free space than this where the stage writes, after it failed, and
+ * the disk is taken for the cause.  Tools do not always say so: binutils'
+ * ar reports a short write as "unable to copy file ...; reason: Success".
+ * make deletes the target it was writing, so some space comes back.
+ */
+#define STAGELOG_LOW_SPACE (64ULL << 20)
+#define STAGELOG_LOW_INODES 1024
 
 const char *stagelog_infra_cause(const char *text)
 {
@@ -23,6 +33,30 @@ const char *stagelog_infra_cause(const char *text)
 	if (strstr(text, "Cannot allocate memory"))
 		return "out of memory";
 	return NULL;
+}
+
+bool stagelog_space_low(const struct statvfs *s)
+{
+	if (s->f_files && s->f_favail < STAGELOG_LOW_INODES)
+		return true;
+	return (unsigned long long)s->f_bavail * s->f_frsize < STAGELOG_LOW_SPACE;
+}
+
+char *stagelog_dir_full(const char *dir)
+{
+	struct statvfs s;
+	char *avail, *size, *note;
+
+	if (!dir || statvfs(dir, &s) != 0 || !stagelog_space_low(&s))
+		return NULL;
+	avail = g_format_size((guint64)s.f_bavail * s.f_frsize);
+	size = g_format_size((guint64)s.f_blocks * s.f_frsize);
+	note = g_strdup_printf("%s: %s free of %s, %llu of %llu inodes free, after the failure",
+			       dir, avail, size, (unsigned long long)s.f_favail,
+			       (unsigned long long)s.f_files);
+	g_free(avail);
+	g_free(size);
+	return note;
 }
 
 /* The compiler's or make's error lines, as opposed to its progress. */
@@ -48,21 +82,27 @@ static int add_error_lines(struct outcome *o, const char *text, int max, const c
 }
 
 void stagelog_judge(struct outcome *o, const char *log, const struct stage_failure *f,
-		    const char *what)
+		    const char *what, const char *dir)
 {
-	char *text = NULL;
+	char *text = NULL, *full = NULL;
 	const char *infra;
 
 	if (!g_file_get_contents(log, &text, NULL, NULL))
 		text = g_strdup("");
 	infra = stagelog_infra_cause(text);
+	full = stagelog_dir_full(dir);
+	if (!infra && full)
+		infra = "no space left on device";
 	if (infra)
 		outcome_set(o, "infra-error", "%s: %s", f->stage, infra);
 	else
 		outcome_set(o, f->verdict, "%s failed", what);
+	if (full)
+		outcome_add(o, "%s", full);
 	/* No error line to show (a killed make, a tool that is missing): the end. */
 	if (!f->error_lines || !add_error_lines(o, text, f->error_lines, infra))
 		outcome_add_log(o, log, f->tail, true);
+	g_free(full);
 	g_free(text);
 }
 

@@ -6,6 +6,9 @@
 #ifndef KMATRIX_STAGELOG_H
 #define KMATRIX_STAGELOG_H
 
+#include <stdbool.h>
+#include <sys/statvfs.h>
+
 #include "cell.h"
 
 /* How one stage's failure reads. */
@@ -20,12 +23,18 @@ struct stage_failure {
 const char *stagelog_infra_cause(const char *text);
 /* The first line of the file @log that @match accepts (a copy), or NULL. */
 char *stagelog_first_line(const char *log, gboolean (*match)(const char *line));
+/* Whether a filesystem this full explains a failed write. */
+bool stagelog_space_low(const struct statvfs *s);
+/* "<dir>: 1.2 MB free of 4.2 MB, ..." when @dir's filesystem is that full, else NULL. */
+char *stagelog_dir_full(const char *dir);
 /*
  * Set @o from the failed stage's @log: infra-error naming the cause, else
  * @f's verdict with "<what> failed"; the evidence is the error lines (and
- * those naming the cause) when @f picks them, else the log's tail.
+ * those naming the cause) when @f picks them, else the log's tail.  When
+ * @dir (the stage's output, or NULL) is on a full filesystem, the evidence
+ * says so first, and a log that names no cause is the disk's.
  */
 void stagelog_judge(struct outcome *o, const char *log, const struct stage_failure *f,
-		    const char *what);
+		    const char *what, const char *dir);
 
 #endif

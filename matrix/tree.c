@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "apply.h"
@@ -215,15 +214,14 @@ static char *make_tree_dir(const char *tmp)
  */
 static char *lay_failure(const char *tmp, const char *log)
 {
-	char *text = NULL, *parent = g_path_get_dirname(tmp);
+	char *text = NULL, *parent = g_path_get_dirname(tmp), *full = NULL;
 	const char *cause = NULL;
-	struct statvfs fs;
 
 	if (g_file_get_contents(log, &text, NULL, NULL))
 		cause = stagelog_infra_cause(text);
-	if (!cause && statvfs(parent, &fs) == 0 &&
-	    (unsigned long long)fs.f_bavail * fs.f_frsize < 1 << 20)
+	if (!cause && (full = stagelog_dir_full(parent)))
 		cause = "no space left on device";
+	g_free(full);
 	g_free(text);
 	g_free(parent);
 	return g_strdup_printf("laying %s failed%s%s (see %s)", tmp, cause ? ": " : "",

@@ -36,7 +36,7 @@ static void test_compile_error_lines(void **state)
 {
 	struct outcome o = { 0 };
 
-	stagelog_judge(&o, "fixtures/buildlog/compile-error.log", &picks, "make bzImage");
+	stagelog_judge(&o, "fixtures/buildlog/compile-error.log", &picks, "make bzImage", NULL);
 	assert_string_equal(o.verdict, "build-failed");
 	assert_string_equal(o.summary, "make bzImage failed");
 	/* The error and make's three "Error N" lines, in the log's order; no progress. */
@@ -53,7 +53,7 @@ static void test_disk_full_is_infra(void **state)
 {
 	struct outcome o = { 0 };
 
-	stagelog_judge(&o, "fixtures/buildlog/disk-full.log", &picks, "make bzImage");
+	stagelog_judge(&o, "fixtures/buildlog/disk-full.log", &picks, "make bzImage", NULL);
 	assert_string_equal(o.verdict, "infra-error");
 	assert_string_equal(o.summary, "build: no space left on device");
 	assert_int_equal(n_evidence(&o), 2);
@@ -61,7 +61,7 @@ static void test_disk_full_is_infra(void **state)
 	outcome_clear(&o);
 
 	/* The same cause for configure, named for its stage; the evidence is the tail. */
-	stagelog_judge(&o, "fixtures/buildlog/config-disk-full.log", &tails, "make tinyconfig");
+	stagelog_judge(&o, "fixtures/buildlog/config-disk-full.log", &tails, "make tinyconfig", NULL);
 	assert_string_equal(o.verdict, "infra-error");
 	assert_string_equal(o.summary, "configure: no space left on device");
 	assert_int_equal(n_evidence(&o), 15);
@@ -111,7 +111,7 @@ static void test_limits(void **state)
 
 	assert_non_null(dir);
 	log = numbered_log(dir, 100, 2);
-	stagelog_judge(&o, log, &picks, "make Image");
+	stagelog_judge(&o, log, &picks, "make Image", NULL);
 	assert_int_equal(n_evidence(&o), 30);
 	assert_string_equal(evidence(&o, 0), "x.c:2: error: e");
 	assert_string_equal(evidence(&o, 29), "x.c:60: error: e");
@@ -120,7 +120,7 @@ static void test_limits(void **state)
 
 	/* No error line (make killed, say): the last 20 lines instead. */
 	log = numbered_log(dir, 100, 1000);
-	stagelog_judge(&o, log, &picks, "make Image");
+	stagelog_judge(&o, log, &picks, "make Image", NULL);
 	assert_string_equal(o.verdict, "build-failed");
 	assert_int_equal(n_evidence(&o), 20);
 	assert_string_equal(evidence(&o, 0), "line 81");
@@ -128,7 +128,7 @@ static void test_limits(void **state)
 	outcome_clear(&o);
 
 	/* A tail-only stage shows its end even when it holds errors. */
-	stagelog_judge(&o, log, &tails, "make olddefconfig");
+	stagelog_judge(&o, log, &tails, "make olddefconfig", NULL);
 	assert_string_equal(o.summary, "make olddefconfig failed");
 	assert_int_equal(n_evidence(&o), 15);
 	assert_string_equal(evidence(&o, 0), "line 86");
@@ -136,7 +136,7 @@ static void test_limits(void **state)
 	g_free(log);
 
 	log = numbered_log(dir, 40, 2);
-	stagelog_judge(&o, log, &tails, "make tinyconfig");
+	stagelog_judge(&o, log, &tails, "make tinyconfig", NULL);
 	assert_string_equal(o.verdict, "config-failed");
 	assert_int_equal(n_evidence(&o), 15);
 	assert_string_equal(evidence(&o, 14), "x.c:40: error: e");
@@ -146,12 +146,48 @@ static void test_limits(void **state)
 	g_free(dir);
 }
 
+/*
+ * A tool that does not say the disk is full (ar's short write): the log
+ * alone is the kernel's failure; the disk is looked at (below) when the
+ * build directory is known.
+ */
+static void test_silent_short_write(void **state)
+{
+	struct outcome o = { 0 };
+
+	stagelog_judge(&o, "fixtures/buildlog/disk-full-ar.log", &picks, "make bzImage", NULL);
+	assert_string_equal(o.verdict, "build-failed");
+	assert_true(g_str_has_suffix(evidence(&o, 0), "libsubcmd.a] Error 1"));
+	outcome_clear(&o);
+}
+
+/* Full is under 64 MiB or 1024 inodes available, whatever the block size. */
+static void test_space_low(void **state)
+{
+	struct statvfs s = { .f_frsize = 4096, .f_blocks = 1 << 20, .f_files = 1 << 16 };
+
+	s.f_bavail = (64 << 20) / 4096;
+	s.f_favail = 1 << 15;
+	assert_false(stagelog_space_low(&s));
+	s.f_bavail--;
+	assert_true(stagelog_space_low(&s));
+	s.f_bavail = 1 << 19;
+	s.f_favail = 1023;
+	assert_true(stagelog_space_low(&s));
+	/* A filesystem without an inode count (btrfs says 0) is judged by space. */
+	s.f_files = s.f_favail = 0;
+	assert_false(stagelog_space_low(&s));
+	s.f_frsize = 1024;
+	s.f_bavail = 60 << 10;
+	assert_true(stagelog_space_low(&s));
+}
+
 /* A log that is not there (the stage could not even start it) still gives a verdict. */
 static void test_missing_log(void **state)
 {
 	struct outcome o = { 0 };
 
-	stagelog_judge(&o, "fixtures/buildlog/no-such.log", &picks, "make bzImage");
+	stagelog_judge(&o, "fixtures/buildlog/no-such.log", &picks, "make bzImage", NULL);
 	assert_string_equal(o.verdict, "build-failed");
 	assert_int_equal(n_evidence(&o), 0);
 	outcome_clear(&o);
@@ -165,6 +201,8 @@ int main(void)
 		cmocka_unit_test(test_causes),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_missing_log),
+		cmocka_unit_test(test_silent_short_write),
+		cmocka_unit_test(test_space_low),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

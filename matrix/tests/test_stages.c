@@ -320,7 +320,7 @@ static void test_build_error_lines(void **state)
 {
 	struct outcome o = { 0 };
 
-	build_evidence(&o, "fixtures/buildlog/compile-error.log", "bzImage");
+	build_evidence(&o, "fixtures/buildlog/compile-error.log", "bzImage", NULL);
 	assert_string_equal(o.verdict, "build-failed");
 	assert_string_equal(o.summary, "make bzImage failed");
 	assert_true(has_evidence(&o, "sys.c:214:13: error: implicit declaration of function 'can_nice2'"));
@@ -333,7 +333,7 @@ static void test_build_disk_full(void **state)
 {
 	struct outcome o = { 0 };
 
-	build_evidence(&o, "fixtures/buildlog/disk-full.log", "bzImage");
+	build_evidence(&o, "fixtures/buildlog/disk-full.log", "bzImage", NULL);
 	assert_string_equal(o.verdict, "infra-error");
 	assert_string_equal(o.summary, "build: no space left on device");
 	assert_true(has_evidence(&o, "No space left on device"));
@@ -382,12 +382,12 @@ static void test_configure_disk_full(void **state)
 {
 	struct outcome o = { 0 };
 
-	configure_evidence(&o, "fixtures/buildlog/config-disk-full.log", "make tinyconfig");
+	configure_evidence(&o, "fixtures/buildlog/config-disk-full.log", "make tinyconfig", NULL);
 	assert_string_equal(o.verdict, "infra-error");
 	assert_string_equal(o.summary, "configure: no space left on device");
 	assert_true(has_evidence(&o, "scripts/kconfig/util.o: No space left on device"));
 	outcome_clear(&o);
-	configure_evidence(&o, "fixtures/buildlog/compile-error.log", "make olddefconfig");
+	configure_evidence(&o, "fixtures/buildlog/compile-error.log", "make olddefconfig", NULL);
 	assert_string_equal(o.verdict, "config-failed");
 	assert_string_equal(o.summary, "make olddefconfig failed");
 	outcome_clear(&o);
@@ -398,7 +398,7 @@ static void test_build_tool_missing(void **state)
 {
 	struct outcome o = { 0 };
 
-	build_evidence(&o, "fixtures/buildlog/tool-missing.log", "Image");
+	build_evidence(&o, "fixtures/buildlog/tool-missing.log", "Image", NULL);
 	assert_string_equal(o.verdict, "infra-error");
 	assert_string_equal(o.summary, "build: a tool is missing");
 	assert_true(has_evidence(&o, "setpriv: failed to execute aarch64-linux-gnu-gcc"));
