@@ -32,6 +32,12 @@ const char *stagelog_infra_cause(const char *text)
 		return "a tool is missing";
 	if (strstr(text, "Cannot allocate memory"))
 		return "out of memory";
+	/*
+	 * gcc's driver when cc1 got SIGKILL: the OOM killer or a hand, never
+	 * the source it compiled.
+	 */
+	if (strstr(text, "Killed signal terminated program"))
+		return "a compiler was killed (out of memory?)";
 	return NULL;
 }
 

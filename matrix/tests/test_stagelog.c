@@ -79,6 +79,9 @@ static void test_causes(void **state)
 			    "a tool is missing");
 	assert_string_equal(stagelog_infra_cause("cc1: out of memory: Cannot allocate memory"),
 			    "out of memory");
+	assert_string_equal(stagelog_infra_cause("aarch64-linux-gnu-gcc: fatal error: Killed signal "
+						  "terminated program cc1\ncompilation terminated."),
+			    "a compiler was killed (out of memory?)");
 	/* A full disk wins over what it made fail. */
 	assert_string_equal(stagelog_infra_cause("Cannot allocate memory\nNo space left on device"),
 			    "no space left on device");

@@ -571,6 +571,46 @@ case_diskfull() { # 12: a full disk during a build (and while configuring)
 	no_strays
 }
 
+# SIGKILL the first cc1 compiling kernel code (not configure's host tools)
+# in DIR, its working directory; its pid.
+kill_first_cc1() { # DIR
+	local p n=3000
+	while [ $n -gt 0 ]; do
+		for p in $(pgrep -x cc1); do
+			case $(readlink "/proc/$p/cwd") in
+			"$1" | "$1"/*) ;;
+			*) continue ;;
+			esac
+			{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q __KERNEL__ ||
+				continue
+			kill -KILL "$p" 2>/dev/null && echo "$p" && return 0
+		done
+		sleep 0.2
+		n=$((n - 1))
+	done
+	return 1
+}
+
+case_oomkill() { # 20: a compiler killed mid-build, as the OOM killer does
+	local b=$cache/build/$version/x86_64 before killer
+	setup_case
+	before=$(stat -c %Y "$b/vmlinux" 2>/dev/null)
+	# A build from nothing on a tmpfs, past ccache, so that cc1 runs.
+	kill_first_cc1 "$b" >"$dir/killed" &
+	killer=$!
+	CCACHE_DISABLE=1 run_on_tmpfs 2g
+	kill "$killer" 2>/dev/null # the run ended without a cc1 to kill
+	wait "$killer" || fail "no cc1 was seen in $b"
+	say "  cc1 $(cat "$dir/killed") got SIGKILL"
+	expect_cell x86_64 baseline infra-error false \
+		"build: a compiler was killed (out of memory?)" \
+		"fatal error: Killed signal terminated program cc1"
+	intact arm64/baseline
+	[ "$(stat -c %Y "$b/vmlinux" 2>/dev/null)" = "$before" ] ||
+		fail "the real build directory changed"
+	no_strays
+}
+
 case_mipsabi() { # 14: a series whose mips resource.h moves RLIMIT_NICE
 	local series patch=0005-mips-nice-moved.patch
 	"$kmatrix" conf arches | grep -qx mips64el ||
@@ -767,8 +807,8 @@ case_layro() { # 19: a cache on a read-only mount
 # directory between the stock and baseline sources (sched.h differs) least.
 numbers="apply:1 config:2 compile:3 panic:4 silent:5 hang:6 killed:7 package:8 signals:9
 	lock:10 corrupt:11 diskfull:12 unreadable:13 mipsabi:14 flood:15 tree:16 builddir:17
-	layfull:18 layro:19"
-all_cases="apply unreadable package config killed compile signals lock panic silent hang flood corrupt diskfull layfull layro tree builddir mipsabi"
+	layfull:18 layro:19 oomkill:20"
+all_cases="apply unreadable package config killed compile signals lock panic silent hang flood corrupt diskfull oomkill layfull layro tree builddir mipsabi"
 
 [ -x "$kmatrix" ] || { echo "faults: $kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
