@@ -90,7 +90,7 @@ static int add_error_lines(struct outcome *o, const char *text, int max, const c
 void stagelog_judge(struct outcome *o, const char *log, const struct stage_failure *f,
 		    const char *what, const char *dir)
 {
-	char *text = NULL, *full = NULL;
+	char *text = NULL, *full;
 	const char *infra;
 
 	if (!g_file_get_contents(log, &text, NULL, NULL))

@@ -548,6 +548,15 @@ run_on_tmpfs() { # SIZE
 	findmnt "$b" >/dev/null && fail "the tmpfs is still mounted"
 }
 
+# After a case on a tmpfs build directory (run_on_tmpfs): the real one, its
+# vmlinux last changed at BEFORE, and the arm64 cell are untouched.
+tmpfs_case_done() { # BEFORE
+	intact arm64/baseline
+	[ "$(stat -c %Y "$cache/build/$version/x86_64/vmlinux" 2>/dev/null)" = "$1" ] ||
+		fail "the real build directory changed"
+	no_strays
+}
+
 case_diskfull() { # 12: a full disk during a build (and while configuring)
 	local b=$cache/build/$version/x86_64 before
 	setup_case
@@ -565,28 +574,20 @@ case_diskfull() { # 12: a full disk during a build (and while configuring)
 	run_on_tmpfs 4m
 	expect_cell x86_64 baseline infra-error false "build: no space left on device" \
 		"$b: " " free of "
-	intact arm64/baseline
-	[ "$(stat -c %Y "$b/vmlinux" 2>/dev/null)" = "$before" ] ||
-		fail "the real build directory changed"
-	no_strays
+	tmpfs_case_done "$before"
 }
 
-# SIGKILL the first cc1 compiling kernel code (not configure's host tools)
-# in DIR, its working directory; its pid.
-kill_first_cc1() { # DIR
-	local p n=3000
-	while [ $n -gt 0 ]; do
-		for p in $(pgrep -x cc1); do
-			case $(readlink "/proc/$p/cwd") in
-			"$1" | "$1"/*) ;;
-			*) continue ;;
-			esac
-			{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q __KERNEL__ ||
-				continue
-			kill -KILL "$p" 2>/dev/null && echo "$p" && return 0
-		done
-		sleep 0.2
-		n=$((n - 1))
+# SIGKILL a cc1 compiling kernel code (not configure's host tools) in DIR,
+# its working directory, if one runs; its pid.
+kill_kernel_cc1() { # DIR
+	local p
+	for p in $(pgrep -x cc1); do
+		case $(readlink "/proc/$p/cwd") in
+		"$1" | "$1"/*) ;;
+		*) continue ;;
+		esac
+		{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q __KERNEL__ || continue
+		kill -KILL "$p" 2>/dev/null && echo "$p" && return 0
 	done
 	return 1
 }
@@ -596,7 +597,7 @@ case_oomkill() { # 20: a compiler killed mid-build, as the OOM killer does
 	setup_case
 	before=$(stat -c %Y "$b/vmlinux" 2>/dev/null)
 	# A build from nothing on a tmpfs, past ccache, so that cc1 runs.
-	kill_first_cc1 "$b" >"$dir/killed" &
+	wait_for 600 kill_kernel_cc1 "$b" >"$dir/killed" &
 	killer=$!
 	CCACHE_DISABLE=1 run_on_tmpfs 2g
 	kill "$killer" 2>/dev/null # the run ended without a cc1 to kill
@@ -605,10 +606,7 @@ case_oomkill() { # 20: a compiler killed mid-build, as the OOM killer does
 	expect_cell x86_64 baseline infra-error false \
 		"build: a compiler was killed (out of memory?)" \
 		"fatal error: Killed signal terminated program cc1"
-	intact arm64/baseline
-	[ "$(stat -c %Y "$b/vmlinux" 2>/dev/null)" = "$before" ] ||
-		fail "the real build directory changed"
-	no_strays
+	tmpfs_case_done "$before"
 }
 
 case_mipsabi() { # 14: a series whose mips resource.h moves RLIMIT_NICE
