@@ -577,17 +577,25 @@ case_diskfull() { # 12: a full disk during a build (and while configuring)
 	tmpfs_case_done "$before"
 }
 
-# SIGKILL a cc1 compiling kernel code (not configure's host tools) in DIR,
-# its working directory, if one runs; its pid.
+# SIGKILL a cc1 compiling a kernel source file in DIR, its working
+# directory, if one runs; its pid.  Not configure's host tools (no
+# __KERNEL__), and not kbuild's cc-option probes: they compile /dev/null,
+# and a probe that fails only drops a flag, so the build goes on and
+# passes (CI saw it).  A real source file gives cc1 "-dumpbase-ext .c".
 kill_kernel_cc1() { # DIR
-	local p
+	local p args
 	for p in $(pgrep -x cc1); do
 		case $(readlink "/proc/$p/cwd") in
 		"$1" | "$1"/*) ;;
 		*) continue ;;
 		esac
-		{ tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q __KERNEL__ || continue
-		kill -KILL "$p" 2>/dev/null && echo "$p" && return 0
+		args=$(tr '\0' ' ' 2>/dev/null <"/proc/$p/cmdline") || continue
+		case $args in
+		*__KERNEL__*"-dumpbase-ext .c "*) ;;
+		*) continue ;;
+		esac
+		args=${args#* -dumpbase }
+		kill -KILL "$p" 2>/dev/null && echo "$p (${args%% *})" && return 0
 	done
 	return 1
 }
