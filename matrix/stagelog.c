@@ -20,25 +20,43 @@
 #define STAGELOG_LOW_SPACE (64ULL << 20)
 #define STAGELOG_LOW_INODES 1024
 
-const char *stagelog_infra_cause(const char *text)
-{
-	if (strstr(text, "No space left on device"))
-		return "no space left on device";
-	if (strstr(text, "Read-only file system"))
-		return "read-only file system";
+/*
+ * What the host's tools write when the host failed, and the cause it
+ * names; the first that a log holds wins, so a full disk is named rather
+ * than what it made fail.
+ */
+static const struct {
+	const char *says, *cause;
+} infra_causes[] = {
+	{ "No space left on device", "no space left on device" },
+	{ "Read-only file system", "read-only file system" },
 	/* Said by run.c, or in the sandbox by bwrap or setpriv. */
-	if (strstr(text, "kmatrix: cannot run") || strstr(text, "bwrap: execvp ") ||
-	    strstr(text, "setpriv: failed to execute "))
-		return "a tool is missing";
-	if (strstr(text, "Cannot allocate memory"))
-		return "out of memory";
+	{ "kmatrix: cannot run", "a tool is missing" },
+	{ "bwrap: execvp ", "a tool is missing" },
+	{ "setpriv: failed to execute ", "a tool is missing" },
+	{ "Cannot allocate memory", "out of memory" },
 	/*
 	 * gcc's driver when cc1 got SIGKILL: the OOM killer or a hand, never
 	 * the source it compiled.
 	 */
-	if (strstr(text, "Killed signal terminated program"))
-		return "a compiler was killed (out of memory?)";
+	{ "Killed signal terminated program", "a compiler was killed (out of memory?)" },
+};
+
+const char *stagelog_infra_cause(const char *text)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(infra_causes); i++)
+		if (strstr(text, infra_causes[i].says))
+			return infra_causes[i].cause;
 	return NULL;
+}
+
+/* Whether @l is a line in which a tool says that the host failed. */
+static bool names_infra(const char *l)
+{
+	for (size_t i = 0; i < G_N_ELEMENTS(infra_causes); i++)
+		if (strstr(l, infra_causes[i].says))
+			return true;
+	return false;
 }
 
 bool stagelog_space_low(const struct statvfs *s)
@@ -72,14 +90,18 @@ static bool is_error_line(const char *l)
 	       strstr(l, "undefined reference") || strstr(l, "fatal:");
 }
 
-/* Up to @max error lines of @text (and lines naming @infra) as evidence; how many. */
-static int add_error_lines(struct outcome *o, const char *text, int max, const char *infra)
+/*
+ * Up to @max lines of @text as evidence, how many: the error lines, and
+ * those in which a tool says the host failed (ld's "final link failed: No
+ * space left on device" has no "error:").
+ */
+static int add_error_lines(struct outcome *o, const char *text, int max)
 {
 	char **lines = g_strsplit(text, "\n", -1);
 	int n = 0;
 
 	for (int i = 0; lines[i] && n < max; i++)
-		if (is_error_line(lines[i]) || (infra && strstr(lines[i], infra))) {
+		if (is_error_line(lines[i]) || names_infra(lines[i])) {
 			outcome_add(o, "%s", lines[i]);
 			n++;
 		}
@@ -106,7 +128,7 @@ void stagelog_judge(struct outcome *o, const char *log, const struct stage_failu
 	if (full)
 		outcome_add(o, "%s", full);
 	/* No error line to show (a killed make, a tool that is missing): the end. */
-	if (!f->error_lines || !add_error_lines(o, text, f->error_lines, infra))
+	if (!f->error_lines || !add_error_lines(o, text, f->error_lines))
 		outcome_add_log(o, log, f->tail, true);
 	g_free(full);
 	g_free(text);

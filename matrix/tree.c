@@ -210,22 +210,24 @@ static char *make_tree_dir(const char *tmp)
 /*
  * Why laying in @tmp failed, in the host's words.  A full disk may leave
  * no room for the log to say so: a file system with almost nothing free
- * says it too.
+ * says it too, and how full it is goes in the message either way.
  */
 static char *lay_failure(const char *tmp, const char *log)
 {
-	char *text = NULL, *parent = g_path_get_dirname(tmp), *full = NULL;
+	char *text = NULL, *parent = g_path_get_dirname(tmp);
+	char *full = stagelog_dir_full(parent), *why;
 	const char *cause = NULL;
 
 	if (g_file_get_contents(log, &text, NULL, NULL))
 		cause = stagelog_infra_cause(text);
-	if (!cause && (full = stagelog_dir_full(parent)))
+	if (!cause && full)
 		cause = "no space left on device";
+	why = g_strdup_printf("laying %s failed%s%s (%s%ssee %s)", tmp, cause ? ": " : "",
+			      cause ? cause : "", full ? full : "", full ? "; " : "", log);
 	g_free(full);
 	g_free(text);
 	g_free(parent);
-	return g_strdup_printf("laying %s failed%s%s (see %s)", tmp, cause ? ": " : "",
-			       cause ? cause : "", log);
+	return why;
 }
 
 static enum tree_state lay(const char *cache, const struct version_conf *v,

@@ -69,6 +69,19 @@ static void test_disk_full_is_infra(void **state)
 	outcome_clear(&o);
 }
 
+/* A tool that names the host's failure without "error:" is evidence too. */
+static void test_link_disk_full(void **state)
+{
+	struct outcome o = { 0 };
+
+	stagelog_judge(&o, "fixtures/buildlog/link-disk-full.log", &picks, "make Image", NULL);
+	assert_string_equal(o.summary, "build: no space left on device");
+	assert_int_equal(n_evidence(&o), 3);
+	assert_string_equal(evidence(&o, 0), "ld: final link failed: No space left on device");
+	assert_true(g_str_has_suffix(evidence(&o, 2), "vmlinux_o] Error 2"));
+	outcome_clear(&o);
+}
+
 static void test_causes(void **state)
 {
 	assert_string_equal(stagelog_infra_cause("x\nsetpriv: failed to execute gcc: No such file\n"),
@@ -202,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_compile_error_lines),
 		cmocka_unit_test(test_disk_full_is_infra),
 		cmocka_unit_test(test_causes),
+		cmocka_unit_test(test_link_disk_full),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_missing_log),
 		cmocka_unit_test(test_silent_short_write),

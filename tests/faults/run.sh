@@ -779,8 +779,8 @@ tmpfs_trees='mount -t tmpfs -o "size=$size,uid=$(id -u "$user"),gid=$(id -g "$us
 
 # The stock cell of x86_64 is an infra-error naming the tree laid and CAUSE,
 # and no partial tree is left.
-expect_lay_failed() { # CAUSE
-	expect_cell x86_64 stock infra-error false "laying $cache/trees/$version.tmp failed" "$1"
+expect_lay_failed() { # EVIDENCE...
+	expect_cell x86_64 stock infra-error false "laying $cache/trees/$version.tmp failed" "$@"
 	grep -qx "$version\(\.tmp\)\?" "$dir/trees.ls" &&
 		fail "a partial tree is left: $(tr '\n' ' ' <"$dir/trees.ls")"
 	tgit rev-parse -q --verify step/baseline >/dev/null || fail "the real tree was touched"
@@ -790,7 +790,7 @@ case_layfull() { # 18: the disk fills while a tree is laid
 	setup_case
 	run_mounted "$tmpfs_trees" 32m --versions "$version" --arches x86_64 --steps stock
 	expect_rc $? 1
-	expect_lay_failed "no space left on device"
+	expect_lay_failed "no space left on device" " free of "
 }
 
 case_layro() { # 19: a cache on a read-only mount
