@@ -16,8 +16,11 @@
 # root-owned build directory to the build user), configure, build, boot,
 # result (one half written).  Each kill waits for the line kmatrix prints
 # as the stage starts ("kmatrix: 5.10 x86_64 stock: build"), then a random
-# delay within the stage's usual length; "own" and "result" are too short
-# to hit by time, so kmatrix kills itself there (KMATRIX_CHAOS_KILL,
+# delay within the stage's usual length, cut short when the stage ends
+# first (the kill then hits the next stage as it starts, and says so: a
+# delay past the stage's end would land anywhere later; the summary counts
+# the kills that hit their stage).  "own" and "result" are too short to
+# hit by time, so kmatrix kills itself there (KMATRIX_CHAOS_KILL,
 # matrix/chaos.h) at a random entry of the walk, or at one of the first
 # three results it writes (run.json, then the cells').  A round starts
 # from no results and no stored images, so that every stage runs; a kill
@@ -48,6 +51,7 @@ seed=${CHAOS_SEED:-$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')}
 user=${KMATRIX_BUILD_USER:-kmatrix}
 fails=0
 survived=0
+on_target=0 # kills that hit the stage they were aimed at
 
 say() { echo "chaos: $*"; }
 fail() {
@@ -61,11 +65,13 @@ RANDOM=$seed
 draw() { r=$(((RANDOM << 15 | RANDOM) % $1)); } # N: 0..N-1
 
 # Each kind, the line its stage starts with, and the longest delay after
-# it in tenths of a second (about the stage's length here, busy).
+# it in tenths of a second: about the stage's length here on a fast day
+# (ccache warm), since a delay past the stage's end is cut short there.
+# Measured: lay 32 to 77 s, apply 0.3 s, build 38 s, boot 6 to 8 s.
 kinds=(lay apply own configure build boot result)
 declare -A trigger=([lay]='^kmatrix: laying ' [apply]=': apply$'
 	[configure]=': configure$' [build]=': build$' [boot]=': boot$')
-declare -A window=([lay]=1000 [apply]=20 [configure]=100 [build]=600 [boot]=300)
+declare -A window=([lay]=400 [apply]=4 [configure]=100 [build]=400 [boot]=70)
 
 # --- processes of the run --------------------------------------------------
 
@@ -192,6 +198,36 @@ prepare() { # KIND
 	fi
 }
 
+# The last progress line in LOG of what the stage AT belongs to: its cell
+# ("5.10 x86_64 stock: build"), whose boot runs beside the next cell's
+# stages; for the lay, the run's.
+stage_now() { # LOG AT
+	case $2 in
+	laying*) last_stage "$1" ;;
+	*) grep -E "^kmatrix: ${2%: *}: " "$1" | tail -n 1 | sed 's/^kmatrix: //' ;;
+	esac
+}
+
+# Wait $delay tenths after KIND's line in LOG, or until its stage ends;
+# $killed, $how and $hit (1: still in its stage) for the kill that follows.
+aim_kill() { # KIND LOG
+	local at n=0 now
+	at=$(grep -E -- "${trigger[$1]}" "$2" | tail -n 1 | sed 's/^kmatrix: //; s/ from .*//')
+	while [ $n -lt "$delay" ] && [ "$(stage_now "$2" "$at")" = "$at" ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	killed=$pid
+	now=$(stage_now "$2" "$at")
+	if [ "$now" = "$at" ]; then
+		how="$(tenths $n) s after its line, during: $now (the run: $(last_stage "$2"))"
+		hit=1
+	else
+		hit=0
+		how="its stage ended $(tenths $n) s after its line (of $(tenths "$delay") s drawn): at $now"
+	fi
+}
+
 # Start a run, kill it as prepared for KIND; $killed is its pid, $how what
 # the kill hit.  Returns 1 when the run ended before the kill came.
 kill_run() { # KIND LOG
@@ -203,6 +239,7 @@ kill_run() { # KIND LOG
 		killed=$pid
 		how="by itself at $hook ($(last_stage "$log"))"
 		[ $rc -eq 137 ] || { fail "the run hooked at $hook exited $rc, not killed"; return 1; }
+		on_target=$((on_target + 1))
 		return 0
 	fi
 	km_bg "$log" "$results"
@@ -211,13 +248,12 @@ kill_run() { # KIND LOG
 		say "  kill $i ($1): the run ended (exit $?) before the stage began"
 		return 1
 	fi
-	sleep "$(tenths "$delay")"
-	killed=$pid
-	how="$(tenths "$delay") s after its line, during: $(last_stage "$log")"
+	aim_kill "$1" "$log"
 	kill -9 "$pid" 2>/dev/null
 	wait "$pid" 2>/dev/null
 	rc=$?
 	[ $rc -eq 137 ] || { say "  kill $i ($1): the run ended (exit $rc) before the kill"; return 1; }
+	on_target=$((on_target + hit))
 	return 0
 }
 
@@ -368,7 +404,7 @@ no_strays "$pid"
 stop_poller
 same_cells || fail "the cells differ from the uninterrupted run's"
 clean_state
-say "seed $seed: $survived of $kills kills survived, $(($(date +%s) - t0)) s, $fails failure(s)"
+say "seed $seed: $survived of $kills kills survived ($on_target in the stage they were aimed at), $(($(date +%s) - t0)) s, $fails failure(s)"
 # A run nobody watched (CI's) leaves its seed and outcome where the next
 # reader of the cache finds them.
 printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" \
