@@ -80,9 +80,10 @@ check-faults: all
 	tests/faults/run.sh $(FAULTS)
 
 # kill -9 anywhere, then resume: CHAOS_N SIGKILLs of kmatrix at seeded
-# random moments of a real 5.10 x86_64 run (steps stock and baseline), in
-# each kind of stage in turn: laying, apply, the hand-over to the build
-# user, configure, build, boot, a result half written.  After each: no
+# random moments of a real 5.10 x86_64 run (steps stock and baseline), aimed
+# at each kind of stage in turn (a timed kill cut short at its stage's
+# end): laying, apply, the hand-over to the build user, configure, build,
+# boot, a result half written.  After each: no
 # process of the run left, the next run reports the dead owner's lock; at
 # the end the cells' verdicts and keys are the uninterrupted run's, and a
 # reader polling results/ never saw invalid JSON (tests/chaos/run.sh).
