@@ -50,15 +50,6 @@ const char *stagelog_infra_cause(const char *text)
 	return NULL;
 }
 
-/* Whether @l is a line in which a tool says that the host failed. */
-static bool names_infra(const char *l)
-{
-	for (size_t i = 0; i < G_N_ELEMENTS(infra_causes); i++)
-		if (strstr(l, infra_causes[i].says))
-			return true;
-	return false;
-}
-
 bool stagelog_space_low(const struct statvfs *s)
 {
 	if (s->f_files && s->f_favail < STAGELOG_LOW_INODES)
@@ -83,6 +74,16 @@ char *stagelog_dir_full(const char *dir)
 	return note;
 }
 
+const char *stagelog_host_cause(const char *text, const char *dir, char **full)
+{
+	const char *cause = stagelog_infra_cause(text);
+
+	*full = stagelog_dir_full(dir);
+	if (!cause && *full)
+		cause = "no space left on device";
+	return cause;
+}
+
 /* The compiler's or make's error lines, as opposed to its progress. */
 static bool is_error_line(const char *l)
 {
@@ -101,7 +102,7 @@ static int add_error_lines(struct outcome *o, const char *text, int max)
 	int n = 0;
 
 	for (int i = 0; lines[i] && n < max; i++)
-		if (is_error_line(lines[i]) || names_infra(lines[i])) {
+		if (is_error_line(lines[i]) || stagelog_infra_cause(lines[i])) {
 			outcome_add(o, "%s", lines[i]);
 			n++;
 		}
@@ -117,10 +118,7 @@ void stagelog_judge(struct outcome *o, const char *log, const struct stage_failu
 
 	if (!g_file_get_contents(log, &text, NULL, NULL))
 		text = g_strdup("");
-	infra = stagelog_infra_cause(text);
-	full = stagelog_dir_full(dir);
-	if (!infra && full)
-		infra = "no space left on device";
+	infra = stagelog_host_cause(text, dir, &full);
 	if (infra)
 		outcome_set(o, "infra-error", "%s: %s", f->stage, infra);
 	else

@@ -28,6 +28,12 @@ bool stagelog_space_low(const struct statvfs *s);
 /* "<dir>: 1.2 MB free of 4.2 MB, ..." when @dir's filesystem is that full, else NULL. */
 char *stagelog_dir_full(const char *dir);
 /*
+ * What of the host failed, per the log's @text or else @dir's filesystem
+ * (a full one is the cause when the log names none), or NULL; *@full gets
+ * stagelog_dir_full(@dir), to free.
+ */
+const char *stagelog_host_cause(const char *text, const char *dir, char **full);
+/*
  * Set @o from the failed stage's @log: infra-error naming the cause, else
  * @f's verdict with "<what> failed"; the evidence is the error lines (and
  * those naming the cause) when @f picks them, else the log's tail.  When

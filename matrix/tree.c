@@ -214,14 +214,12 @@ static char *make_tree_dir(const char *tmp)
  */
 static char *lay_failure(const char *tmp, const char *log)
 {
-	char *text = NULL, *parent = g_path_get_dirname(tmp);
-	char *full = stagelog_dir_full(parent), *why;
-	const char *cause = NULL;
+	char *text = NULL, *parent = g_path_get_dirname(tmp), *full, *why;
+	const char *cause;
 
-	if (g_file_get_contents(log, &text, NULL, NULL))
-		cause = stagelog_infra_cause(text);
-	if (!cause && full)
-		cause = "no space left on device";
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		text = g_strdup("");
+	cause = stagelog_host_cause(text, parent, &full);
 	why = g_strdup_printf("laying %s failed%s%s (%s%ssee %s)", tmp, cause ? ": " : "",
 			      cause ? cause : "", full ? full : "", full ? "; " : "", log);
 	g_free(full);
