@@ -149,10 +149,12 @@ wait_line() { # LOG PATTERN
 # Tenths of a second to sleep(1)'s seconds.
 tenths() { printf '%d.%d' $(($1 / 10)) $(($1 % 10)); }
 
-# What kmatrix was doing when it died: its last progress line.
-last_stage() { # LOG
+# What kmatrix was doing when it died: its last progress line, or its
+# last line that PATTERN matches.
+last_stage() { # LOG [PATTERN]
 	local l
-	l=$(grep -E '^kmatrix: (laying|5\.10 )' "$1" | tail -n 1 | sed 's/^kmatrix: //; s/ from .*//')
+	l=$(grep -E -- "${2:-^kmatrix: (laying|5\.10 )}" "$1" | tail -n 1 |
+		sed 's/^kmatrix: //; s/ from .*//')
 	echo "${l:-before any stage}"
 }
 
@@ -204,7 +206,7 @@ prepare() { # KIND
 stage_now() { # LOG AT
 	case $2 in
 	laying*) last_stage "$1" ;;
-	*) grep -E "^kmatrix: ${2%: *}: " "$1" | tail -n 1 | sed 's/^kmatrix: //' ;;
+	*) last_stage "$1" "^kmatrix: ${2%: *}: " ;;
 	esac
 }
 
@@ -212,7 +214,7 @@ stage_now() { # LOG AT
 # $killed, $how and $hit (1: still in its stage) for the kill that follows.
 aim_kill() { # KIND LOG
 	local at n=0 now
-	at=$(grep -E -- "${trigger[$1]}" "$2" | tail -n 1 | sed 's/^kmatrix: //; s/ from .*//')
+	at=$(last_stage "$2" "${trigger[$1]}")
 	while [ $n -lt "$delay" ] && [ "$(stage_now "$2" "$at")" = "$at" ]; do
 		sleep 0.1
 		n=$((n + 1))
