@@ -12,8 +12,8 @@
 # usage: tests/chaos/run.sh   (CHAOS_N=7 kills, CHAOS_SEED=random; printed)
 #
 # The kills come in rounds, each following one run's course: lay (the tree
-# removed first), apply (checking out a step), own (the hand-over of a
-# root-owned build directory to the build user), configure, build, boot,
+# removed first), apply (checking out a step), configure, build, own (the
+# hand-over of a root-owned build directory to the build user), boot,
 # result (one half written).  Each kill waits for the line kmatrix prints
 # as the stage starts ("kmatrix: 5.10 x86_64 stock: build"), then a random
 # delay within the stage's usual length, cut short when the stage ends
@@ -62,13 +62,22 @@ fail() {
 # bash's RANDOM, seeded: the same seed draws the same numbers.  Not in a
 # subshell ($(...)), which would not advance it: the draw is in $r.
 RANDOM=$seed
-draw() { r=$(((RANDOM << 15 | RANDOM) % $1)); } # N: 0..N-1
+draw() { # N: 0..N-1; no N to draw from is the suite's own failure
+	if [ "${1:-0}" -lt 1 ]; then
+		fail "kill $i ($kind): nothing to draw from (N=${1:-none})"
+		return 1
+	fi
+	r=$(((RANDOM << 15 | RANDOM) % $1))
+}
 
+# "own" comes after "build": it needs the build directory that the
+# round's configure creates (on a cold cache the reference run builds
+# nothing, its cells come from check-e2e).
 # Each kind, the line its stage starts with, and the longest delay after
 # it in tenths of a second: about the stage's length here on a fast day
 # (ccache warm), since a delay past the stage's end is cut short there.
 # Measured: lay 32 to 77 s, apply 0.3 s, build 38 s, boot 6 to 8 s.
-kinds=(lay apply own configure build boot result)
+kinds=(lay apply configure build own boot result)
 declare -A trigger=([lay]='^kmatrix: laying ' [apply]=': apply$'
 	[configure]=': configure$' [build]=': build$' [boot]=': boot$')
 declare -A window=([lay]=400 [apply]=4 [configure]=100 [build]=400 [boot]=70)
@@ -181,21 +190,26 @@ prepare() { # KIND
 		# root): the next run gives every entry back, and dies at a
 		# random one of them.  Not the tree: its new ctimes would have
 		# git hash every file again.
-		chown -R root:root "$cache/build/$version"
+		if [ ! -d "$cache/build/$version" ]; then
+			fail "kill $i (own): no build directory $cache/build/$version to hand to root"
+			return 1
+		fi
+		chown -R root:root "$cache/build/$version" ||
+			{ fail "kill $i (own): chown failed"; return 1; }
 		entries=$(find "$cache/build/$version" | wc -l)
-		draw "$entries"
+		draw "$entries" || return 1
 		hook=own:$((r + 1))
 		;;
 	result)
 		# The n-th result file the run writes: run.json first, then
 		# each cell's as it ends.
-		draw 3
+		draw 3 || return 1
 		hook=result:$((r + 1))
 		;;
 	*) ;;
 	esac
 	if [ -z "$hook" ]; then
-		draw "${window[$1]}"
+		draw "${window[$1]}" || return 1
 		delay=$r
 	fi
 }
@@ -378,7 +392,11 @@ while [ $i -le "$kills" ]; do
 		# A round: every stage must run, no cell or image reused.
 		rm -rf "$results" "$cache/images"
 	fi
-	prepare "$kind"
+	if ! prepare "$kind"; then
+		# Said by fail(): a kill that could not be aimed never happens.
+		i=$((i + 1))
+		continue
+	fi
 	t=$(date +%s)
 	[ -n "$prev" ] && lock_pid[run-$i]=$prev
 	prev=
