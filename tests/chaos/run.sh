@@ -203,7 +203,7 @@ prepare() { # KIND
 	result)
 		# The n-th result file the run writes: run.json first, then
 		# each cell's as it ends.
-		draw 3 || return 1
+		draw 3
 		hook=result:$((r + 1))
 		;;
 	*) ;;
@@ -385,17 +385,14 @@ rm -rf "$results" "$work"/run-*.log "$work/poller.out"*
 start_poller
 declare -A lock_pid
 prev=
-i=1
-while [ $i -le "$kills" ]; do
+for ((i = 1; i <= kills; i++)); do
 	kind=${kinds[$(((i - 1) % ${#kinds[@]}))]}
 	if [ "$kind" = lay ]; then
 		# A round: every stage must run, no cell or image reused.
 		rm -rf "$results" "$cache/images"
 	fi
 	if ! prepare "$kind"; then
-		# Said by fail(): a kill that could not be aimed never happens.
-		i=$((i + 1))
-		continue
+		continue # said by fail(): a kill not aimed is not started
 	fi
 	t=$(date +%s)
 	[ -n "$prev" ] && lock_pid[run-$i]=$prev
@@ -407,7 +404,6 @@ while [ $i -le "$kills" ]; do
 		prev=$killed
 	fi
 	say "  run $i: $(($(date +%s) - t)) s"
-	i=$((i + 1))
 done
 
 # The last run: to its end.
