@@ -20,12 +20,12 @@ FUZZ_TARGETS ?= $(FUZZ_ALL)
 FUZZ_BINS := $(FUZZ_ALL:%=$(FUZZ_B)/fuzz_%)
 FUZZ_SECONDS ?= 60
 FUZZ_CHECK_SECONDS ?= 30
-FUZZ_OBJS := $(patsubst %.c,$(FUZZ_B)/%.o,$(filter-out matrix/main.c,$(KM_SRCS)) $(LIB_SRCS))
+FUZZ_OBJS := $(patsubst %.c,$(FUZZ_B)/%.o,$(filter-out matrix/verbs/main.c,$(KM_SRCS)) $(LIB_SRCS))
 
 $(FUZZ_B)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(FUZZ_WARN) $(PKG_CFLAGS) \
-		-Imatrix -Ilib -MMD -MP -c -o $@ $<
+		$(KM_INC) -MMD -MP -c -o $@ $<
 
 # An archive: each target takes only the objects it needs.
 $(FUZZ_B)/libkmatrix.a: $(FUZZ_OBJS)
@@ -33,7 +33,7 @@ $(FUZZ_B)/libkmatrix.a: $(FUZZ_OBJS)
 	ar rcs $@ $^
 
 $(FUZZ_B)/fuzz_%: fuzz/fuzz_%.c fuzz/common.c fuzz/fuzz.h $(FUZZ_B)/libkmatrix.a
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(FUZZ_WARN) $(PKG_CFLAGS) -Ifuzz -Imatrix -Ilib \
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer $(FUZZ_WARN) $(PKG_CFLAGS) -Ifuzz $(KM_INC) \
 		-DFUZZ_TOP='"$(CURDIR)"' -o $@ $(filter %.c,$^) $(FUZZ_B)/libkmatrix.a $(PKG_LIBS)
 
 .PHONY: fuzz fuzz-bins check-fuzz

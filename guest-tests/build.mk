@@ -74,7 +74,7 @@ $(GUEST_UNIT): guest-tests/tests/test_ktap_writer.c guest-tests/ktap_writer.c gu
 # between them never breaks this link.
 $(GUEST_EXPECT_CHECK): guest-tests/tests/check_expectations.c $(KM_LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Ilib -o $@ $^ $(PKG_LIBS)
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) $(KM_INC) -o $@ $^ $(PKG_LIBS)
 
 # The "# abi" lines: formatting, and /proc/self/limits read as numbers.
 $(GUEST_ABI_TEST): guest-tests/tests/test_abi.c guest-tests/abi_names.c guest-tests/abi.h

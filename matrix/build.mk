@@ -1,17 +1,20 @@
-# kmatrix: every matrix/*.c is part of the tool; main.c holds only main().
+# kmatrix: every matrix/<layer>/*.c is part of the tool; verbs/main.c holds
+# only main().  The layers, lowest first (matrix/DESIGN.md, Layout).
 # Unit tests are matrix/tests/test_*.c, each linked with the tool's objects
 # except main.o, and run by check-unit.
 
-KM_SRCS := $(wildcard matrix/*.c)
+KM_DIRS := host judge stages plan report verbs
+KM_INC := $(addprefix -Imatrix/,$(KM_DIRS)) -Ilib
+KM_SRCS := $(foreach d,$(KM_DIRS),$(wildcard matrix/$(d)/*.c))
 KM_OBJS := $(patsubst matrix/%.c,$(B)/matrix/%.o,$(KM_SRCS)) $(LIB_OBJS)
-KM_LIBOBJS := $(filter-out $(B)/matrix/main.o,$(KM_OBJS))
+KM_LIBOBJS := $(filter-out $(B)/matrix/verbs/main.o,$(KM_OBJS))
 KM_TESTS := $(patsubst matrix/tests/%.c,$(B)/tests/%,$(wildcard matrix/tests/test_*.c))
 
 all: $(B)/kmatrix
 
 $(B)/matrix/%.o: matrix/%.c
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Ilib -MMD -MP -c -o $@ $<
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) $(KM_INC) -MMD -MP -c -o $@ $<
 
 $(B)/kmatrix: $(KM_OBJS)
 	$(HOST_CC) -o $@ $^ $(PKG_LIBS)
@@ -23,7 +26,7 @@ $(B)/tests/fixture.o: matrix/tests/fixture.c
 
 $(B)/tests/test_%: matrix/tests/test_%.c $(B)/tests/fixture.o $(KM_LIBOBJS)
 	@mkdir -p $(dir $@)
-	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Imatrix -Imatrix/tests -Ilib -o $@ $^ $(PKG_LIBS) -lcmocka
+	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) $(KM_INC) -Imatrix/tests -o $@ $^ $(PKG_LIBS) -lcmocka
 
 .PHONY: check-matrix-unit
 check-unit: check-matrix-unit
