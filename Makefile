@@ -4,7 +4,7 @@
 
 B := build
 HOST_CC ?= gcc
-WARN := -Wall -Wextra -Wno-unused-parameter
+WARN := -Wall -Wextra -Wno-unused-parameter -Werror=implicit-function-declaration
 HOST_CFLAGS ?= -O2 -g
 PKGS := glib-2.0 jansson
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

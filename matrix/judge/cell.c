@@ -5,6 +5,18 @@
 #include "cell.h"
 #include "distcc.h"
 
+void step_free(struct step *s)
+{
+	g_free(s->id);
+	g_free(s->patch);
+	g_free(s->commit);
+	g_free(s->tree);
+	g_free(s->subject);
+	g_free(s->failure);
+	g_ptr_array_free(s->evidence, TRUE);
+	g_free(s);
+}
+
 void outcome_set(struct outcome *o, const char *verdict, const char *fmt, ...)
 {
 	va_list ap;

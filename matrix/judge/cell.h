@@ -10,8 +10,26 @@
 #include <glib.h>
 #include <jansson.h>
 
-#include "apply.h"
 #include "conf.h"
+#include "run.h"
+
+/* A step of a version: stock, the baseline or a patch of the series (apply.c). */
+struct step {
+	char *id;
+	int index;
+	char *patch;		/* absolute; NULL for stock */
+	char *commit;		/* NULL when it did not apply */
+	char *tree;
+	char *subject;
+	char *failure;		/* summary when it did not apply */
+	const char *verdict;	/* with failure: apply-failed, or setup-error or
+				 * infra-error when the host, not the patch, stopped it */
+	GPtrArray *evidence;	/* char *: the failing hunk, ... */
+	double seconds;		/* time spent applying */
+	struct usage usage;	/* what applying cost */
+};
+
+void step_free(struct step *s);
 
 /* What a stage found: verdict NULL means it passed. */
 struct outcome {
@@ -56,20 +74,5 @@ char *cell_log(const struct cell *c, const char *stage);
 char **cell_make_env(const struct cell *c);
 GPtrArray *cell_make_argv(const struct cell *c, const char *target);
 char *cell_cc(const struct arch_conf *a);
-
-/* Symbol -> value ("" for "is not set") of a .config or a fragment. */
-GHashTable *config_read(const char *path);
-/* Count the fragment's symbols .config does not hold as asked; each is evidence. */
-int config_verify(const char *fragment, const char *config, struct outcome *o);
-int configure_cell(struct cell *c);
-int build_cell(struct cell *c);
-/*
- * A failed build's verdict from its log: the compiler's error lines, or
- * infra-error (also when @dir, the build directory, is on a full disk).
- */
-void build_evidence(struct outcome *o, const char *log, const char *target, const char *dir);
-/* A failed configure step's verdict from its log: config-failed, or infra-error. */
-void configure_evidence(struct outcome *o, const char *log, const char *what,
-			const char *dir);
 
 #endif

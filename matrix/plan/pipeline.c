@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "boot.h"
+#include "build.h"
 #include "builddir.h"
 #include "key.h"
 #include "images.h"

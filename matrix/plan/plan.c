@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "boot.h"
 #include "cache.h"
 #include "distcc.h"

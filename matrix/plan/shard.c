@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apply.h"
 #include "key.h"
 #include "pack.h"
 #include "plan.h"

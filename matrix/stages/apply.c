@@ -21,18 +21,6 @@ static struct step *step_new(const char *id, const char *patch)
 	return s;
 }
 
-void step_free(struct step *s)
-{
-	g_free(s->id);
-	g_free(s->patch);
-	g_free(s->commit);
-	g_free(s->tree);
-	g_free(s->subject);
-	g_free(s->failure);
-	g_ptr_array_free(s->evidence, TRUE);
-	g_free(s);
-}
-
 /* The baseline directory holds exactly one format-patch file. */
 static struct step *baseline_step(const struct version_conf *v)
 {

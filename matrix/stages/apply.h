@@ -7,23 +7,8 @@
 #define KMATRIX_APPLY_H
 
 #include <glib.h>
+#include "cell.h"
 #include "conf.h"
-#include "run.h"
-
-struct step {
-	char *id;
-	int index;
-	char *patch;		/* absolute; NULL for stock */
-	char *commit;		/* NULL when it did not apply */
-	char *tree;
-	char *subject;
-	char *failure;		/* summary when it did not apply */
-	const char *verdict;	/* with failure: apply-failed, or setup-error or
-				 * infra-error when the host, not the patch, stopped it */
-	GPtrArray *evidence;	/* char *: the failing hunk, ... */
-	double seconds;		/* time spent applying */
-	struct usage usage;	/* what applying cost */
-};
 
 /*
  * The version's steps from its baseline directory and series `order`.
@@ -49,6 +34,5 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 		const char *logdir);
 /* The step commits recorded in @tree's apply state (NULL-terminated). */
 char **apply_recorded_commits(const char *tree);
-void step_free(struct step *s);
 
 #endif

@@ -5,6 +5,7 @@
  */
 #include <unistd.h>
 
+#include "build.h"
 #include "cell.h"
 #include "run.h"
 #include "stagelog.h"

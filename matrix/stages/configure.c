@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "build.h"
 #include "cell.h"
 #include "run.h"
 #include "stagelog.h"

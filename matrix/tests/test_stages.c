@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "boot.h"
+#include "build.h"
 #include "cell.h"
 
 static bool has_evidence(const struct outcome *o, const char *part)
