@@ -230,35 +230,6 @@ char **apply_step_ids(const struct matrix_conf *m, GError **err)
 }
 
 /* Remember which patch produced which commit, so an unchanged step is kept. */
-static char *state_path(const char *tree)
-{
-	return g_build_filename(tree, ".git", "kmatrix-steps", NULL);
-}
-
-char **apply_recorded_commits(const char *tree)
-{
-	char *path = state_path(tree);
-	GKeyFile *st = g_key_file_new();
-	GPtrArray *out = g_ptr_array_new();
-	char **groups = NULL;
-
-	if (g_key_file_load_from_file(st, path, G_KEY_FILE_NONE, NULL))
-		groups = g_key_file_get_groups(st, NULL);
-	for (int i = 0; groups && groups[i]; i++) {
-		char *c = g_key_file_get_string(st, groups[i], "commit", NULL);
-
-		if (c && *c)
-			g_ptr_array_add(out, c);
-		else
-			g_free(c);
-	}
-	g_ptr_array_add(out, NULL);
-	g_strfreev(groups);
-	g_key_file_free(st);
-	g_free(path);
-	return (char **)g_ptr_array_free(out, FALSE);
-}
-
 /*
  * The commit, tree and subject of the tree's stock and step tags, read
  * with one git for the twenty a version's checks would start: a no-op run
@@ -641,7 +612,7 @@ static void git_failed(struct step *s, const char *logdir)
 int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 		const char *logdir)
 {
-	char *path = state_path(tree);
+	char *path = tree_steps_file(tree);
 	GKeyFile *st = g_key_file_new();
 	struct step *prev = steps->pdata[0], *bad = NULL;
 	GHashTable *refs = read_refs(tree);

@@ -32,7 +32,5 @@ char **apply_step_ids(const struct matrix_conf *m, GError **err);
  */
 int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 		const char *logdir);
-/* The step commits recorded in @tree's apply state (NULL-terminated). */
-char **apply_recorded_commits(const char *tree);
 
 #endif

@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "apply.h"
 #include "run.h"
 #include "stagelog.h"
 #include "tree.h"
@@ -256,6 +255,35 @@ static enum tree_state lay(const char *cache, const struct version_conf *v,
 	return st;
 }
 
+char *tree_steps_file(const char *tree)
+{
+	return g_build_filename(tree, ".git", "kmatrix-steps", NULL);
+}
+
+char **tree_recorded_commits(const char *tree)
+{
+	char *path = tree_steps_file(tree);
+	GKeyFile *st = g_key_file_new();
+	GPtrArray *out = g_ptr_array_new();
+	char **groups = NULL;
+
+	if (g_key_file_load_from_file(st, path, G_KEY_FILE_NONE, NULL))
+		groups = g_key_file_get_groups(st, NULL);
+	for (int i = 0; groups && groups[i]; i++) {
+		char *c = g_key_file_get_string(st, groups[i], "commit", NULL);
+
+		if (c && *c)
+			g_ptr_array_add(out, c);
+		else
+			g_free(c);
+	}
+	g_ptr_array_add(out, NULL);
+	g_strfreev(groups);
+	g_key_file_free(st);
+	g_free(path);
+	return (char **)g_ptr_array_free(out, FALSE);
+}
+
 /*
  * Why the laid tree's objects cannot be trusted, or NULL.  What kmatrix
  * reads of a laid tree: its refs and every commit and tree they reach
@@ -265,7 +293,7 @@ static enum tree_state lay(const char *cache, const struct version_conf *v,
  */
 static char *tree_damage(const char *dir)
 {
-	char **commits = apply_recorded_commits(dir);
+	char **commits = tree_recorded_commits(dir);
 	GPtrArray *argv = g_ptr_array_new();
 	char *fsck[] = { "git", "fsck", "--connectivity-only", "--no-dangling",
 			 "--no-progress", NULL };

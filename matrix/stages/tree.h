@@ -48,4 +48,12 @@ gboolean tree_release(const char *dir);
 /* git -C dir args... with its stdout, or NULL on failure. */
 char *tree_git(const char *dir, ...) G_GNUC_NULL_TERMINATED;
 
+/*
+ * The steps' state of a laid tree: what apply_steps() recorded of each
+ * step (its commit, or why it failed), kept in the tree's .git.
+ */
+char *tree_steps_file(const char *tree);
+/* The step commits recorded in @tree's steps' state (NULL-terminated). */
+char **tree_recorded_commits(const char *tree);
+
 #endif

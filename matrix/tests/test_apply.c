@@ -189,7 +189,7 @@ static void test_lost_tag(void **state)
 	assert_int_equal(stat(file, &after), 0);
 	assert_int_equal(before.st_mtime, after.st_mtime);
 	/* what the check of a laid tree reads: every recorded step commit */
-	recorded = apply_recorded_commits(tree);
+	recorded = tree_recorded_commits(tree);
 	assert_int_equal(g_strv_length(recorded), 3);
 	assert_true(g_strv_contains((const char *const *)recorded, uapi));
 	g_strfreev(recorded);
