@@ -37,11 +37,6 @@ static char **split_list(const char *s)
 	return (char **)g_ptr_array_free(a, FALSE);
 }
 
-bool plan_selected(char **list, const char *name)
-{
-	return !list || g_strv_contains((const char *const *)list, name);
-}
-
 static gboolean check_names(char **list, GPtrArray *known, size_t name_off,
 			    const char *what, const char *path, GError **err)
 {

@@ -58,7 +58,7 @@ struct plan {
 	bool keep_checkout;	/* under git bisect: leave HEAD where it is */
 	struct sandbox sandbox;	/* every child runs in it */
 	int lock;
-	/* shards (shard.c): every selected version x arch chain of the plan */
+	/* shards (plan-shard.c): every selected version x arch chain of the plan */
 	GPtrArray *chains;	/* struct shard_chain *, in plan order */
 	int shard_index;	/* 1-based share this run does; 0: every chain */
 	int shard_count;	/* 1 when not sharded */
@@ -83,11 +83,18 @@ int plan_cells(struct plan *p);
 /* plan_open() and plan_cells(), errors printed; plan_close() it after. */
 int plan_prepare(struct plan *p, const struct plan_opts *o);
 void plan_close(struct plan *p);
-bool plan_selected(char **list, const char *name);
-/* Build p->chains from the planned steps and split them (shard.c). */
+/* @name is in @list, or @list is NULL (every name). */
+static inline bool plan_selected(char **list, const char *name)
+{
+	return !list || g_strv_contains((const char *const *)list, name);
+}
+
+/* Build p->chains from the planned steps and split them (plan-shard.c). */
 void shard_plan(struct plan *p, GHashTable *steps_by_version);
 bool plan_in_shard(const struct plan *p, const char *version, const char *arch);
-/* What makes results of two runs comparable, into run.json (shard.c). */
+/* "kmatrix: shard I/N: <chains> (estimate S s of T s)" on stdout. */
+void shard_announce(const struct plan *p);
+/* What makes results of two runs comparable, into run.json (plan-shard.c). */
 void plan_identity(const struct plan *p, json_t *run);
 /* sha256 over every version's step ids and patch contents. */
 char *plan_series_sha(const struct matrix_conf *m);

@@ -46,10 +46,6 @@ char *shard_digest(GPtrArray *chains, int n);
 /* "I/N" with 1 <= I <= N; FALSE with @err otherwise. */
 gboolean shard_parse(const char *s, int *index, int *count, GError **err);
 
-struct plan;
-/* "kmatrix: shard I/N: <chains> (estimate S s of T s)" on stdout. */
-void shard_announce(const struct plan *p);
-
 /* The recorded seconds of a result file (every stage), or -1. */
 double shard_recorded(const char *results, const char *version,
 		      const char *arch, const char *step);
