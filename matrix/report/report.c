@@ -11,96 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cache.h"
 #include "report.h"
 #include "result.h"
-
-const char *const report_stages[] = { "apply", "configure", "build", "pack",
-				      "boot", "test", NULL };
-
-/* Colours differ per class; the label carries the meaning without them. */
-static const struct verdict_style styles[] = {
-	{ "pass", "pass", "#d8f0d8", "#14521a", NULL },
-	{ "test-failed", "TESTS FAIL", "#f6c6c6", "#7a0c0c", "failure" },
-	{ "unexpected-pass", "UNEXP. PASS", "#e6d0f2", "#4a1466", "failure" },
-	{ "apply-failed", "APPLY FAIL", "#ffd9b0", "#6b3500", "failure" },
-	{ "config-failed", "CONFIG FAIL", "#fff0a8", "#5c4a00", "failure" },
-	{ "build-failed", "BUILD FAIL", "#f2a0a0", "#5c0000", "failure" },
-	{ "boot-failed", "BOOT FAIL", "#f5b8dc", "#66003d", "failure" },
-	{ "timeout", "TIMEOUT", "#c9d8f5", "#0d2f6b", "failure" },
-	{ "infra-error", "INFRA ERROR", "#d0d0d0", "#222222", "error" },
-	{ "setup-error", "SETUP ERROR", "#bfe6e6", "#0b4d4d", "error" },
-	{ "missing", "MISSING", "#ffffff", "#555555", "error" },
-};
-
-const struct verdict_style *report_style(const char *verdict)
-{
-	for (size_t i = 0; i < G_N_ELEMENTS(styles); i++)
-		if (!g_strcmp0(styles[i].verdict, verdict))
-			return &styles[i];
-	return &styles[G_N_ELEMENTS(styles) - 1];
-}
-
-const char *jstr(json_t *o, const char *key)
-{
-	const char *s = json_string_value(json_object_get(o, key));
-
-	return s ? s : "";
-}
-
-double jnum(json_t *o, const char *key)
-{
-	json_t *v = json_object_get(o, key);
-
-	return json_is_number(v) ? json_number_value(v) : 0.0;
-}
-
-double cell_stage(const struct rcell *c, const char *stage)
-{
-	return c->res ? jnum(json_object_get(c->res, "timings"), stage) : 0.0;
-}
-
-char *report_short(const char *sha)
-{
-	return g_strndup(sha ? sha : "", 12);
-}
-
-/*
- * Console logs carry escape sequences and whatever bytes a crashing guest
- * wrote: make the text valid UTF-8 and show control characters as ^X, so
- * that XML and HTML stay well-formed and a terminal is not driven.
- */
-char *report_clean(const char *s)
-{
-	char *valid = g_utf8_make_valid(s ? s : "", -1);
-	GString *out = g_string_sized_new(strlen(valid));
-
-	for (const char *p = valid; *p; p++) {
-		unsigned char ch = (unsigned char)*p;
-
-		if (ch == '\r')
-			continue;
-		if (ch == 0x7f)
-			g_string_append(out, "^?");
-		else if (ch < 0x20 && ch != '\n' && ch != '\t')
-			g_string_append_printf(out, "^%c", ch + '@');
-		else
-			g_string_append_c(out, *p);
-	}
-	g_free(valid);
-	return g_string_free(out, FALSE);
-}
-
-const char *report_log_kind(const char *verdict)
-{
-	if (!strcmp(verdict, "apply-failed"))
-		return "apply";
-	if (!strcmp(verdict, "config-failed"))
-		return "config";
-	if (!strcmp(verdict, "build-failed"))
-		return "build";
-	return "console";
-}
 
 static char *results_dir_of(const struct report *r)
 {
@@ -150,47 +62,6 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 }
 
 static void add_unique(GPtrArray *a, const char *s);
-
-static char *report_json_text(json_t *v)
-{
-	char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-	char *out = report_clean(s);
-
-	free(s);
-	return out;
-}
-
-/* A JSON value as table text: strings bare, scalar lists joined, else JSON. */
-char *report_jtext(json_t *v)
-{
-	GString *out;
-	json_t *e;
-	size_t i;
-	char *s;
-
-	if (json_is_string(v))
-		return report_clean(json_string_value(v));
-	if (!v)
-		return g_strdup("");
-	if (json_is_array(v) && !json_array_size(v))
-		return g_strdup("none");
-	if (json_is_array(v)) {
-		bool scalars = true;
-
-		json_array_foreach(v, i, e)
-			scalars &= !json_is_object(e) && !json_is_array(e);
-		if (scalars) {
-			out = g_string_new(NULL);
-			json_array_foreach(v, i, e) {
-				s = report_jtext(e);
-				g_string_append_printf(out, "%s%s", i ? ", " : "", s);
-				g_free(s);
-			}
-			return g_string_free(out, FALSE);
-		}
-	}
-	return report_json_text(v);
-}
 
 static bool is_object_list(json_t *v)
 {
@@ -701,205 +572,37 @@ void report_summary_counts(const struct report *r, GString *out)
 		g_string_append_printf(out, "; %zu version x arch excluded", nx);
 }
 
-static void count(struct report *r)
+struct rcell *run_cell_at(const struct run *run, guint v, guint a, guint s)
 {
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		struct rcell *c = r->run->cells->pdata[i];
+	char *id = g_strdup_printf("%s/%s/%s", (char *)run->versions->pdata[v],
+				   (char *)run->arches->pdata[a],
+				   (char *)run->steps->pdata[s]);
+	struct rcell *c = g_hash_table_lookup(run->by_id, id);
 
-		r->planned++;
-		if (!c->res) {
-			r->missing++;
-			continue;
-		}
-		r->with_result++;
-		if (c->met)
-			r->met++;
-		else
-			r->departed++;
-	}
-	r->stale = report_stale(r);
+	g_free(id);
+	return c;
 }
 
-struct opts {
-	char *format, *against, *output, *cache, *results;
-	char *origin, *log_base;
-	double share;
-};
-
-typedef void (*render_fn)(GString *out, const struct report *r);
-
-static render_fn renderer(const char *format)
+json_t *run_excluded(const struct run *run)
 {
-	if (!strcmp(format, "md"))
-		return report_md;
-	if (!strcmp(format, "html"))
-		return report_html;
-	if (!strcmp(format, "junit"))
-		return report_junit;
-	if (!strcmp(format, "json"))
-		return report_json;
-	if (!strcmp(format, "summary"))
-		return report_summary;
-	if (!strcmp(format, "kcidb"))
-		return report_kcidb;
+	static json_t *none;
+	json_t *x = json_object_get(run->meta, "excluded");
+
+	if (json_is_array(x))
+		return x;
+	if (!none)
+		none = json_array();
+	return none;
+}
+
+json_t *run_excluded_at(const struct run *run, guint v, guint a)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(run_excluded(run), i, x)
+		if (!g_strcmp0(jstr(x, "version"), run->versions->pdata[v]) &&
+		    !g_strcmp0(jstr(x, "arch"), run->arches->pdata[a]))
+			return x;
 	return NULL;
-}
-
-static int parse_opts(int argc, char **argv, struct opts *o)
-{
-	GOptionEntry entries[] = {
-		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
-		  "md (default), html, junit, json, summary or kcidb", "FORMAT" },
-		{ "against", 'a', 0, G_OPTION_ARG_FILENAME, &o->against,
-		  "an earlier run: its results directory or its JSON report", "RUN" },
-		{ "timing-share", 0, 0, G_OPTION_ARG_DOUBLE, &o->share,
-		  "with --against, list cells whose time changed by more than this percentage (default 25)",
-		  "PCT" },
-		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
-		  "write the report to FILE (default: standard output)", "FILE" },
-		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o->cache,
-		  "cache directory (default $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
-		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o->results,
-		  "results directory (default <cache>/results)", "DIR" },
-		{ "origin", 0, 0, G_OPTION_ARG_STRING, &o->origin,
-		  "kcidb: the CI system's name, the prefix of every id (default kmatrix)", "NAME" },
-		{ "log-base", 0, 0, G_OPTION_ARG_STRING, &o->log_base,
-		  "kcidb: the URL the results directory's logs are published at (default: file:// paths)",
-		  "URL" },
-		{ NULL }
-	};
-	GOptionContext *ctx = g_option_context_new("- the matrix's results as a report");
-	GError *err = NULL;
-	gboolean ok;
-	char *why;
-
-	o->share = 25;
-	g_set_prgname("kmatrix report");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx,
-		"Reads <results>/run.json and the per-cell results; planned cells without a\n"
-		"usable result are listed as missing.  The JSON schema is in matrix/REPORT-SCHEMA.md.\n"
-		"Exit status: 0 written, 2 usage or read error; with --format summary, 0 ship,\n"
-		"1 blocked (a cell did not meet its expectation), 3 incomplete (missing or stale).");
-	ok = g_option_context_parse(ctx, &argc, &argv, &err);
-	g_option_context_free(ctx);
-	if (!ok || argc > 1) {
-		fprintf(stderr, "kmatrix report: %s\n",
-			err ? err->message : "unexpected argument");
-		g_clear_error(&err);
-		return -1;
-	}
-	if (!o->format)
-		o->format = g_strdup("md");
-	if (!renderer(o->format)) {
-		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json, summary, kcidb)\n",
-			o->format);
-		return -1;
-	}
-	if (!o->origin)
-		o->origin = g_strdup("kmatrix");
-	why = report_kcidb_check(o->origin, o->log_base);
-	if (why) {
-		fprintf(stderr, "kmatrix report: %s\n", why);
-		g_free(why);
-		return -1;
-	}
-	if (o->share < 0) {
-		fprintf(stderr, "kmatrix report: --timing-share must not be negative\n");
-		return -1;
-	}
-	return 0;
-}
-
-static void opts_free(struct opts *o)
-{
-	g_free(o->format);
-	g_free(o->against);
-	g_free(o->output);
-	g_free(o->cache);
-	g_free(o->results);
-	g_free(o->origin);
-	g_free(o->log_base);
-}
-
-static int write_out(const char *path, const GString *text)
-{
-	GError *err = NULL;
-
-	if (!path) {
-		fwrite(text->str, 1, text->len, stdout);
-		return fflush(stdout) ? -1 : 0;
-	}
-	if (!g_file_set_contents(path, text->str, text->len, &err)) {
-		fprintf(stderr, "kmatrix report: %s\n", err->message);
-		g_error_free(err);
-		return -1;
-	}
-	return 0;
-}
-
-static int build_report(struct report *r, const struct opts *o)
-{
-	char *cache = cache_dir(o->cache);
-	char *results = cache_results_dir(cache, o->results);
-	char *top = cache_project_top();
-	GError *err = NULL;
-	int rc = 0;
-
-	r->run = run_load(results, &err);
-	r->cache = g_strdup(cache);
-	if (r->run && o->against) {
-		r->trend = trend_compute(r->run, o->against, o->share / 100.0, &err);
-		if (!r->trend)
-			rc = -1;
-	}
-	if (!r->run)
-		rc = -1;
-	if (rc)
-		fprintf(stderr, "kmatrix report: %s\n", err ? err->message : "failed");
-	else
-		r->drift = drift_compute(top, cache);
-	if (r->run)
-		count(r);
-	g_clear_error(&err);
-	g_free(cache);
-	g_free(results);
-	g_free(top);
-	return rc;
-}
-
-static void report_free(struct report *r)
-{
-	run_free(r->run);
-	trend_free(r->trend);
-	if (r->drift)
-		g_ptr_array_free(r->drift, TRUE);
-	g_free(r->cache);
-}
-
-int cmd_report(int argc, char **argv)
-{
-	struct opts o = { 0 };
-	struct report r = { 0 };
-	GString *out;
-	int rc = 2;
-
-	if (parse_opts(argc, argv, &o) < 0) {
-		opts_free(&o);
-		return 2;
-	}
-	r.origin = o.origin;
-	r.log_base = o.log_base;
-	if (build_report(&r, &o) == 0) {
-		out = g_string_new(NULL);
-		renderer(o.format)(out, &r);
-		rc = write_out(o.output, out) ? 2 : 0;
-		/* the release manager's gate, the same as kmatrix status's */
-		if (!rc && !strcmp(o.format, "summary"))
-			rc = report_gate_status(&r);
-		g_string_free(out, TRUE);
-	}
-	report_free(&r);
-	opts_free(&o);
-	return rc;
 }

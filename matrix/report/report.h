@@ -15,8 +15,6 @@
 
 #define REPORT_SCHEMA "kmatrix-report/1"
 
-int cmd_report(int argc, char **argv);
-
 /* One planned cell and what the results directory holds for it. */
 struct rcell {
 	char *id;		/* "<version>/<arch>/<step>" */

@@ -20,6 +20,7 @@
 
 #include "fixture.h"
 #include "report.h"
+#include "verbs.h"
 
 #define FIX "fixtures/report/"
 

@@ -16,6 +16,7 @@
 
 #include "fixture.h"
 #include "report.h"
+#include "verbs.h"
 
 #define TOP "fixtures/report/top"
 

@@ -4,10 +4,6 @@
 #include <string.h>
 
 #include "verbs.h"
-#if __has_include("report.h")
-#include "report.h"
-#define HAVE_REPORT 1
-#endif
 
 struct verb {
 	const char *name;
@@ -21,9 +17,7 @@ static const struct verb verbs[] = {
 	{ "plan", cmd_plan, "list the cells, their keys and chains, and how they split into shards" },
 	{ "status", cmd_status, "print the grid of cached results" },
 	{ "bisect", cmd_bisect, "find the first step of a version that departs from its expectation" },
-#ifdef HAVE_REPORT
 	{ "report", cmd_report, "write the report (md, html, junit, json)" },
-#endif
 	{ "merge", cmd_merge, "combine the results directories of several machines into one" },
 	{ "ci", cmd_ci, "write a GitLab or GitHub pipeline that runs the matrix in shards" },
 	{ "clean", cmd_clean, "remove build directories, results or trees from the cache" },

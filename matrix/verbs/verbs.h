@@ -16,6 +16,7 @@ int cmd_merge(int argc, char **argv);
 int cmd_ci(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
 int cmd_conf(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Parse @entries for @verb; 0, or 2 after printing the usage error. */
 int verb_parse(const char *verb, const char *args, const char *summary,

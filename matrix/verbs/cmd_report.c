@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmatrix report: the verb.  It loads the model (report/report.c), adds
+ * the trend against an earlier run and the backports' drift, and hands it
+ * to the renderer of the format asked for.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cache.h"
+#include "report.h"
+#include "verbs.h"
+
+static void count(struct report *r)
+{
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		struct rcell *c = r->run->cells->pdata[i];
+
+		r->planned++;
+		if (!c->res) {
+			r->missing++;
+			continue;
+		}
+		r->with_result++;
+		if (c->met)
+			r->met++;
+		else
+			r->departed++;
+	}
+	r->stale = report_stale(r);
+}
+
+struct opts {
+	char *format, *against, *output, *cache, *results;
+	char *origin, *log_base;
+	double share;
+};
+
+typedef void (*render_fn)(GString *out, const struct report *r);
+
+static render_fn renderer(const char *format)
+{
+	if (!strcmp(format, "md"))
+		return report_md;
+	if (!strcmp(format, "html"))
+		return report_html;
+	if (!strcmp(format, "junit"))
+		return report_junit;
+	if (!strcmp(format, "json"))
+		return report_json;
+	if (!strcmp(format, "summary"))
+		return report_summary;
+	if (!strcmp(format, "kcidb"))
+		return report_kcidb;
+	return NULL;
+}
+
+static int parse_opts(int argc, char **argv, struct opts *o)
+{
+	GOptionEntry entries[] = {
+		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+		  "md (default), html, junit, json, summary or kcidb", "FORMAT" },
+		{ "against", 'a', 0, G_OPTION_ARG_FILENAME, &o->against,
+		  "an earlier run: its results directory or its JSON report", "RUN" },
+		{ "timing-share", 0, 0, G_OPTION_ARG_DOUBLE, &o->share,
+		  "with --against, list cells whose time changed by more than this percentage (default 25)",
+		  "PCT" },
+		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output,
+		  "write the report to FILE (default: standard output)", "FILE" },
+		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &o->cache,
+		  "cache directory (default $KMATRIX_CACHE, $XDG_CACHE_HOME/kmatrix)", "DIR" },
+		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &o->results,
+		  "results directory (default <cache>/results)", "DIR" },
+		{ "origin", 0, 0, G_OPTION_ARG_STRING, &o->origin,
+		  "kcidb: the CI system's name, the prefix of every id (default kmatrix)", "NAME" },
+		{ "log-base", 0, 0, G_OPTION_ARG_STRING, &o->log_base,
+		  "kcidb: the URL the results directory's logs are published at (default: file:// paths)",
+		  "URL" },
+		{ NULL }
+	};
+	GOptionContext *ctx = g_option_context_new("- the matrix's results as a report");
+	GError *err = NULL;
+	gboolean ok;
+	char *why;
+
+	o->share = 25;
+	g_set_prgname("kmatrix report");
+	g_option_context_add_main_entries(ctx, entries, NULL);
+	g_option_context_set_description(ctx,
+		"Reads <results>/run.json and the per-cell results; planned cells without a\n"
+		"usable result are listed as missing.  The JSON schema is in matrix/REPORT-SCHEMA.md.\n"
+		"Exit status: 0 written, 2 usage or read error; with --format summary, 0 ship,\n"
+		"1 blocked (a cell did not meet its expectation), 3 incomplete (missing or stale).");
+	ok = g_option_context_parse(ctx, &argc, &argv, &err);
+	g_option_context_free(ctx);
+	if (!ok || argc > 1) {
+		fprintf(stderr, "kmatrix report: %s\n",
+			err ? err->message : "unexpected argument");
+		g_clear_error(&err);
+		return -1;
+	}
+	if (!o->format)
+		o->format = g_strdup("md");
+	if (!renderer(o->format)) {
+		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json, summary, kcidb)\n",
+			o->format);
+		return -1;
+	}
+	if (!o->origin)
+		o->origin = g_strdup("kmatrix");
+	why = report_kcidb_check(o->origin, o->log_base);
+	if (why) {
+		fprintf(stderr, "kmatrix report: %s\n", why);
+		g_free(why);
+		return -1;
+	}
+	if (o->share < 0) {
+		fprintf(stderr, "kmatrix report: --timing-share must not be negative\n");
+		return -1;
+	}
+	return 0;
+}
+
+static void opts_free(struct opts *o)
+{
+	g_free(o->format);
+	g_free(o->against);
+	g_free(o->output);
+	g_free(o->cache);
+	g_free(o->results);
+	g_free(o->origin);
+	g_free(o->log_base);
+}
+
+static int write_out(const char *path, const GString *text)
+{
+	GError *err = NULL;
+
+	if (!path) {
+		fwrite(text->str, 1, text->len, stdout);
+		return fflush(stdout) ? -1 : 0;
+	}
+	if (!g_file_set_contents(path, text->str, text->len, &err)) {
+		fprintf(stderr, "kmatrix report: %s\n", err->message);
+		g_error_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+static int build_report(struct report *r, const struct opts *o)
+{
+	char *cache = cache_dir(o->cache);
+	char *results = cache_results_dir(cache, o->results);
+	char *top = cache_project_top();
+	GError *err = NULL;
+	int rc = 0;
+
+	r->run = run_load(results, &err);
+	r->cache = g_strdup(cache);
+	if (r->run && o->against) {
+		r->trend = trend_compute(r->run, o->against, o->share / 100.0, &err);
+		if (!r->trend)
+			rc = -1;
+	}
+	if (!r->run)
+		rc = -1;
+	if (rc)
+		fprintf(stderr, "kmatrix report: %s\n", err ? err->message : "failed");
+	else
+		r->drift = drift_compute(top, cache);
+	if (r->run)
+		count(r);
+	g_clear_error(&err);
+	g_free(cache);
+	g_free(results);
+	g_free(top);
+	return rc;
+}
+
+static void report_free(struct report *r)
+{
+	run_free(r->run);
+	trend_free(r->trend);
+	if (r->drift)
+		g_ptr_array_free(r->drift, TRUE);
+	g_free(r->cache);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct report r = { 0 };
+	GString *out;
+	int rc = 2;
+
+	if (parse_opts(argc, argv, &o) < 0) {
+		opts_free(&o);
+		return 2;
+	}
+	r.origin = o.origin;
+	r.log_base = o.log_base;
+	if (build_report(&r, &o) == 0) {
+		out = g_string_new(NULL);
+		renderer(o.format)(out, &r);
+		rc = write_out(o.output, out) ? 2 : 0;
+		/* the release manager's gate, the same as kmatrix status's */
+		if (!rc && !strcmp(o.format, "summary"))
+			rc = report_gate_status(&r);
+		g_string_free(out, TRUE);
+	}
+	report_free(&r);
+	opts_free(&o);
+	return rc;
+}
