@@ -25,14 +25,19 @@ $(B)/tests/tools/test_%: tools/tests/test_%.c $(ABI_LIBOBJS)
 	@mkdir -p $(dir $@)
 	$(HOST_CC) $(HOST_CFLAGS) $(WARN) $(PKG_CFLAGS) -Itools/rlimit-abi -Ilib -o $@ $^ $(PKG_LIBS) -lcmocka
 
-.PHONY: check-abi-unit check-abi check-patches-test check-range-diff-test
-check-unit: check-abi-unit check-patches-test check-range-diff-test
+.PHONY: check-abi-unit check-abi check-patches-test check-range-diff-test check-layers
+check-unit: check-abi-unit check-patches-test check-range-diff-test check-layers
 check-abi-unit: $(ABI_TESTS)
 	@set -e; for t in $^; do echo "== $$t"; $$t; done
 
 # tools/check-patches catches its fixture bad patches (tools/tests/patches).
 check-patches-test: $(B)/kmatrix
 	tools/tests/check-patches.sh
+
+# matrix/'s layers: no include or call from a lower layer to a higher one
+# and no circle (tools/check-layers, on kmatrix's objects and on fixtures).
+check-layers: $(B)/kmatrix
+	tools/tests/check-layers.sh $(CURDIR)/$(B)
 
 # tools/series-range-diff pairs and compares two tiny fixture series laid
 # from a scratch cache's trees (tools/tests/series-range-diff.sh).
