@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The arch reader (matrix/conf.c, arch_conf_load) on a hand-edited
+ * The arch reader (matrix/host/conf.c, arch_conf_load) on a hand-edited
  * arch.conf, and what a run makes of one: the QEMU settings with the
  * quirk groups applied for several versions, the check of the QEMU
  * binaries, and QEMU's command line.  The file is

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The matrix reader (matrix/conf.c, conf_load) on a hand-edited
+ * The matrix reader (matrix/host/conf.c, conf_load) on a hand-edited
  * matrix.conf, read against this project's arch-configs/; what loads is
  * used as a run uses it: each arch's QEMU settings for each version, and
  * the exclusions.

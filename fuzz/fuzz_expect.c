@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The expectations reader (matrix/expect.c), a hand-edited file: loaded,
+ * The expectations reader (matrix/judge/expect.c), a hand-edited file: loaded,
  * checked against the steps and cases a run knows, and used to judge a
  * fixed KTAP report; and the `rlimit-tests --list` reader on the same
  * bytes.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The KTAP parser (matrix/ktap.c) on arbitrary console bytes: what a
+ * The KTAP parser (matrix/judge/ktap.c) on arbitrary console bytes: what a
  * guest, its kernel and the serial line put there is not ours to trust.
  */
 #include <string.h>

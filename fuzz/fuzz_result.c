@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The result loader (matrix/result.c): a cell's JSON as a crash, a full
+ * The result loader (matrix/judge/result.c): a cell's JSON as a crash, a full
  * disk or a hand may have left it.  result_read() validates it; what it
  * lets through is trusted by every report, so a valid result is also
  * rendered in each format, as the only cell of a results directory

@@ -21,7 +21,7 @@
 # delay past the stage's end would land anywhere later; the summary counts
 # the kills that hit their stage).  "own" and "result" are too short to
 # hit by time, so kmatrix kills itself there (KMATRIX_CHAOS_KILL,
-# matrix/chaos.h) at a random entry of the walk, or at one of the first
+# matrix/host/chaos.h) at a random entry of the walk, or at one of the first
 # three results it writes (run.json, then the cells').  A round starts
 # from no results and no stored images, so that every stage runs; a kill
 # whose stage did not come (the run ended first) is said, not counted.

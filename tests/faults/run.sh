@@ -346,7 +346,7 @@ case_hang() { # 6: a guest that hangs after init started
 	no_strays
 }
 
-# The console log's cap (matrix/boot.c CONSOLE_CAP) and what the cut adds
+# The console log's cap (matrix/stages/boot.c CONSOLE_CAP) and what the cut adds
 # past it: a newline and its marker line.
 console_cap=$((4 << 20))
 cut_line_max=200
