@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "own.h"
+#include "run.h"
 #include "sandbox.h"
 
 #define SANDBOX_ERROR g_quark_from_static_string("kmatrix-sandbox")
@@ -195,6 +196,19 @@ char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd
 	g_ptr_array_free(rw, TRUE);
 	g_ptr_array_free(ro, TRUE);
 	return (char **)g_ptr_array_free(a, FALSE);
+}
+
+static char **wrap_argv(const void *sb, char **argv, const char *cwd)
+{
+	return sandbox_argv(sb, argv, cwd);
+}
+
+void run_set_sandbox(const struct sandbox *sb)
+{
+	if (sb && sb->active)
+		run_set_wrap(wrap_argv, sb);
+	else
+		run_set_wrap(NULL, NULL);
 }
 
 static bool listed_under(const GPtrArray *a, const char *path)

@@ -54,6 +54,12 @@ char *sandbox_blocked_ancestor(const char *path, uid_t uid, gid_t gid);
 char **sandbox_argv(const struct sandbox *sb, char *const *argv, const char *cwd);
 
 /*
+ * From now on every child (lib/run.h) runs inside @sb; NULL or an
+ * inactive sandbox: children run as they are (unit tests, report verbs).
+ */
+void run_set_sandbox(const struct sandbox *sb);
+
+/*
  * Set the sandbox up for a run on @cache and @results (either may not exist
  * yet) reading the project @top.  As root: look up the build user, give it
  * the cache and results (when @own: only under the cache's lock), and

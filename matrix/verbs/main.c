@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "run.h"
 #include "verbs.h"
 
 struct verb {
@@ -39,6 +40,8 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
+	/* what the stage logs' causes match (judge/stagelog.c) */
+	run_set_name("kmatrix");
 	if (argc < 2)
 		return usage(stderr);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))

@@ -73,7 +73,12 @@ struct abi_finding {
 	char *message;
 };
 
-/* spawn.c */
+/*
+ * spawn.c: run argv (found in PATH) in cwd, env the whole environment
+ * (NULL: ours).  Returns its exit code (127 when it could not start, the
+ * reason in err), or -1 when it died of a signal.  out and err, when not
+ * NULL, receive what it printed, never NULL.
+ */
 int abi_run(char **argv, const char *cwd, char **out, char **err);
 int abi_run_env(char **argv, char **env, const char *cwd, char **out,
 		char **err);

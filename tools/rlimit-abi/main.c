@@ -10,6 +10,7 @@
 
 #include "abi.h"
 #include "cachedir.h"
+#include "run.h"
 
 #define VALUES_SCHEMA "rlimit-abi-values/2"
 
@@ -242,6 +243,8 @@ int main(int argc, char **argv)
 		"TREE... - check the rlimit uapi ABI of kernel trees");
 	GError *error = NULL;
 	int rc;
+
+	run_set_name("rlimit-abi");
 
 	g_option_context_add_main_entries(ctx, entries, NULL);
 	g_option_context_set_description(

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Child processes: every tool kmatrix runs (git, tar, make, the initramfs
- * packer, QEMU) goes through here.  A child runs in its own process group
+ * Child processes, for kmatrix and rlimit-abi alike: every tool they run
+ * (git, tar, make, the initramfs packer, QEMU, cpp) goes through here.  A child runs in its own process group
  * with its output in a log file and an optional time limit; on timeout, on
  * a watch callback's request or on SIGINT/SIGTERM the whole group is killed.
  * Several children may run at once (a boot beside a build); waiting for one
@@ -51,22 +51,30 @@ struct child {
 	int status;		/* wait status, once done */
 	bool done;
 	bool timed_out;
-	bool interrupted;	/* killed because kmatrix got SIGINT/SIGTERM */
+	bool interrupted;	/* killed because we got SIGINT/SIGTERM */
 	const char *killed_by;	/* the watch callback's reason */
 	struct usage used;	/* its own and its tree's (orphans too), once done */
 	struct usage *into;	/* where used is added when it is reaped */
 };
 
-struct sandbox;
 /*
- * From now on every child runs inside @sb (sandbox.h); NULL or an inactive
- * sandbox: children run as they are (unit tests, report verbs).
+ * From now on every child's argv goes through @fn (kmatrix's sandbox,
+ * matrix/host/sandbox.h): it returns the argv to run, a new strv.  A
+ * wrapped child gives up the terminal and ignores SIGTERM, which the
+ * wrapper resets for the command.  NULL: children run as they are.
  */
-void run_set_sandbox(const struct sandbox *sb);
+typedef char **(*run_wrap_fn)(const void *data, char **argv, const char *cwd);
+void run_set_wrap(run_wrap_fn fn, const void *data);
+/*
+ * The name a child that cannot start (no such program, no cwd) writes
+ * its reason under: "<name>: cannot run make: ...".  Default: the GLib
+ * program name, else "run".
+ */
+void run_set_name(const char *name);
 
 /* Catch SIGINT and SIGTERM: kill every running child's group. */
 void run_signals_install(void);
-/* The signal that asked kmatrix to stop, or 0. */
+/* The signal that asked us to stop, or 0. */
 int run_stop_signal(void);
 
 int run_start(struct child *c);
@@ -88,7 +96,7 @@ void run_kill_all(void);
  */
 struct usage *run_usage_sink(struct usage *u);
 void usage_add(struct usage *to, const struct usage *u);
-/* kmatrix's own CPU seconds and peak memory so far (in-process stages). */
+/* Our own CPU seconds and peak memory so far (in-process stages). */
 void usage_self(struct usage *u);
 
 /* Called on every poll while waiting (the progress line). */
@@ -100,6 +108,14 @@ void run_set_tick(void (*fn)(void));
  * Returns run_command()'s result, -1 when no temporary file could be made.
  */
 int run_into_temp(struct child *c, bool log, char **text);
+
+/*
+ * run_command() with @c's stdout in *@out and its stderr in *@err, each
+ * NULL when it could not be read; a stream whose pointer is NULL is
+ * dropped.  Returns run_command()'s result, -1 when no temporary file
+ * could be made.
+ */
+int run_output(struct child *c, char **out, char **err);
 
 /* Run argv in cwd and return its stdout with trailing whitespace cut, or NULL. */
 char *run_capture(char **argv, const char *cwd, char **env);

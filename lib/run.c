@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "run.h"
-#include "sandbox.h"
 
 #define MAX_CHILDREN 16
 #define POLL_US 20000
@@ -27,11 +26,27 @@ static volatile pid_t live_pids[MAX_CHILDREN];
 static volatile sig_atomic_t stop_signal;
 static void (*tick)(void);
 static struct usage *sink;
-static const struct sandbox *sandbox;
+static run_wrap_fn wrap;
+static const void *wrap_data;
+static const char *name;
 
-void run_set_sandbox(const struct sandbox *sb)
+void run_set_wrap(run_wrap_fn fn, const void *data)
 {
-	sandbox = sb && sb->active ? sb : NULL;
+	wrap = fn;
+	wrap_data = data;
+}
+
+void run_set_name(const char *prog)
+{
+	name = prog;
+}
+
+/* The prefix of what a child that could not start writes to its log. */
+static const char *prog_name(void)
+{
+	if (!name)
+		name = g_get_prgname() ? g_get_prgname() : "run";
+	return name;
 }
 
 void run_set_tick(void (*fn)(void))
@@ -121,7 +136,7 @@ static void redirect(const char *path, int fd, int flags)
 	f = open(path ? path : "/dev/null", flags, 0644);
 
 	if (f < 0) {
-		dprintf(STDERR_FILENO, "kmatrix: cannot open %s: %s\n", path, strerror(errno));
+		dprintf(STDERR_FILENO, "%s: cannot open %s: %s\n", prog_name(), path, strerror(errno));
 		_exit(127);
 	}
 	dup2(f, fd);
@@ -129,7 +144,7 @@ static void redirect(const char *path, int fd, int flags)
 }
 
 /*
- * A sandboxed child must not reach the terminal kmatrix was started from
+ * A wrapped (sandboxed) child must not reach the terminal we were started from
  * (TIOCSTI would type commands into the user's shell): give it up.
  */
 static void drop_terminal(void)
@@ -151,7 +166,7 @@ static void limit_files(off_t max)
 	struct rlimit rl = { .rlim_cur = max, .rlim_max = max };
 
 	if (max > 0 && setrlimit(RLIMIT_FSIZE, &rl) < 0) {
-		dprintf(STDERR_FILENO, "kmatrix: cannot limit file size: %s\n", strerror(errno));
+		dprintf(STDERR_FILENO, "%s: cannot limit file size: %s\n", prog_name(), strerror(errno));
 		_exit(127);
 	}
 }
@@ -164,18 +179,19 @@ static void __attribute__((noreturn)) child_exec(struct child *c, char **argv, p
 	limit_files(c->max_file);
 	signal(SIGINT, SIG_DFL);
 	/*
-	 * bwrap would die of the group's SIGTERM at once and take the
-	 * sandbox down with SIGKILL, before make or git could clean up their
-	 * half-written files and locks: it ignores SIGTERM (the wrapper resets
-	 * it for the command) and ends when the command does.
+	 * A wrapper (kmatrix's bwrap) would die of the group's SIGTERM at
+	 * once and take the command down with SIGKILL, before make or git
+	 * could clean up their half-written files and locks: it ignores
+	 * SIGTERM (it resets it for the command) and ends when the command
+	 * does.
 	 */
-	signal(SIGTERM, sandbox ? SIG_IGN : SIG_DFL);
+	signal(SIGTERM, wrap ? SIG_IGN : SIG_DFL);
 	/* If kmatrix dies without cleaning up, its direct children go too. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	/* It died (kill -9) before that: nothing would stop the command. */
 	if (getppid() != parent)
 		_exit(127);
-	if (sandbox)
+	if (wrap)
 		drop_terminal();
 	redirect("/dev/null", STDIN_FILENO, O_RDONLY);
 	redirect(c->log, STDERR_FILENO, append);
@@ -184,14 +200,14 @@ static void __attribute__((noreturn)) child_exec(struct child *c, char **argv, p
 	else
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	if (c->cwd && chdir(c->cwd) < 0) {
-		dprintf(STDERR_FILENO, "kmatrix: cannot enter %s: %s\n", c->cwd, strerror(errno));
+		dprintf(STDERR_FILENO, "%s: cannot enter %s: %s\n", prog_name(), c->cwd, strerror(errno));
 		_exit(127);
 	}
 	if (c->env)
 		execvpe(argv[0], argv, c->env);
 	else
 		execvp(argv[0], argv);
-	dprintf(STDERR_FILENO, "kmatrix: cannot run %s: %s\n", argv[0], strerror(errno));
+	dprintf(STDERR_FILENO, "%s: cannot run %s: %s\n", prog_name(), argv[0], strerror(errno));
 	_exit(127);
 }
 
@@ -238,8 +254,8 @@ int run_start(struct child *c)
 		c->status = -1;
 		return -1;
 	}
-	/* Every child, whatever the stage, runs in the sandbox once it is set. */
-	argv = sandbox ? sandbox_argv(sandbox, c->argv, c->cwd) : g_strdupv(c->argv);
+	/* Every child, whatever the stage, runs in the wrapper once it is set. */
+	argv = wrap ? wrap(wrap_data, c->argv, c->cwd) : g_strdupv(c->argv);
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -418,28 +434,72 @@ void run_kill_all(void)
 	} while (any);
 }
 
-int run_into_temp(struct child *c, bool log, char **text)
+/* An empty temporary file's path, or NULL. */
+static char *temp_file(void)
 {
 	char *tmp = NULL;
-	int fd = g_file_open_tmp("kmatrix-XXXXXX", &tmp, NULL), rc;
+	int fd = g_file_open_tmp("run-XXXXXX", &tmp, NULL);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	return tmp;
+}
+
+/* What @path holds (NULL when unreadable); the file is removed. */
+static char *take_temp(char *path)
+{
+	char *text = NULL;
+
+	if (path && !g_file_get_contents(path, &text, NULL, NULL))
+		text = NULL;
+	if (path)
+		unlink(path);
+	g_free(path);
+	return text;
+}
+
+int run_into_temp(struct child *c, bool log, char **text)
+{
+	char *tmp = temp_file();
+	int rc;
 
 	*text = NULL;
-	if (fd < 0)
+	if (!tmp)
 		return -1;
-	close(fd);
 	if (log)
 		c->log = tmp;
 	else
 		c->out = tmp;
 	rc = run_command(c);
-	if (!g_file_get_contents(tmp, text, NULL, NULL))
-		*text = NULL;
 	if (log)
 		c->log = NULL;
 	else
 		c->out = NULL;
-	unlink(tmp);
-	g_free(tmp);
+	*text = take_temp(tmp);
+	return rc;
+}
+
+int run_output(struct child *c, char **out, char **err)
+{
+	char *o = out ? temp_file() : NULL, *e = err ? temp_file() : NULL;
+	int rc = -1;
+
+	if ((!out || o) && (!err || e)) {
+		/* a stream not asked for is dropped, not mixed into the other */
+		c->out = o ? o : "/dev/null";
+		c->log = e;
+		rc = run_command(c);
+		c->out = c->log = NULL;
+	}
+	if (out)
+		*out = take_temp(o);
+	else
+		g_free(o);
+	if (err)
+		*err = take_temp(e);
+	else
+		g_free(e);
 	return rc;
 }
 
