@@ -1051,3 +1051,51 @@ void qemu_conf_clear(struct qemu_conf *q)
 	g_free(q->quirks);
 	memset(q, 0, sizeof(*q));
 }
+
+gboolean conf_pick(const char *opt, const char *arg, const char *const *known,
+		   char ***out, GError **err)
+{
+	g_auto(GStrv) l = arg ? g_strsplit_set(arg, ",;", -1) : NULL;
+	g_autoptr(GPtrArray) a = g_ptr_array_new_with_free_func(g_free);
+	g_autofree char *valid = g_strjoinv(", ", (char **)known);
+
+	*out = NULL;
+	if (!arg)
+		return TRUE;
+	for (int i = 0; l[i]; i++) {
+		if (!*g_strstrip(l[i]))
+			continue;
+		if (!g_strv_contains(known, l[i])) {
+			g_set_error(err, CONF_ERROR, 2, "%s: unknown '%s' (valid: %s)",
+				    opt, l[i], valid);
+			return FALSE;
+		}
+		g_ptr_array_add(a, g_strdup(l[i]));
+	}
+	if (!a->len) {
+		g_set_error(err, CONF_ERROR, 2, "%s: no name given (valid: %s)", opt, valid);
+		return FALSE;
+	}
+	g_ptr_array_add(a, NULL);
+	*out = (char **)g_ptr_array_steal(a, NULL);
+	return TRUE;
+}
+
+static char **names_of(GPtrArray *list, size_t name_off)
+{
+	char **n = g_new0(char *, list->len + 1);
+
+	for (guint i = 0; i < list->len; i++)
+		n[i] = g_strdup(*(char **)((char *)list->pdata[i] + name_off));
+	return n;
+}
+
+char **conf_version_names(const struct matrix_conf *m)
+{
+	return names_of(m->versions, G_STRUCT_OFFSET(struct version_conf, name));
+}
+
+char **conf_arch_names(const struct matrix_conf *m)
+{
+	return names_of(m->arches, G_STRUCT_OFFSET(struct arch_conf, name));
+}

@@ -92,6 +92,18 @@ struct arch_conf *arch_conf_load(const char *path, const char *name,
 void arch_conf_free(struct arch_conf *a);
 
 struct version_conf *conf_version(const struct matrix_conf *m, const char *v);
+
+/*
+ * The names a list option gives (--versions LIST: ',' or ';' between
+ * them), each checked against @known.  *@out is NULL when @arg is NULL
+ * (every name).  FALSE with @err naming @opt, the value and the valid
+ * names when @arg holds no name or one that is not in @known.
+ */
+gboolean conf_pick(const char *opt, const char *arg, const char *const *known,
+		   char ***out, GError **err);
+/* The names of @m's versions and of its arches, for conf_pick(). */
+char **conf_version_names(const struct matrix_conf *m);
+char **conf_arch_names(const struct matrix_conf *m);
 /* --tree V=PATH@REF (and --series DIR): V's tree from a git repository. */
 struct version_conf *conf_add_tree(struct matrix_conf *m, const char *spec,
 				   const char *series, gboolean need_backport, GError **err);

@@ -20,38 +20,24 @@
 
 #define PLAN_ERROR g_quark_from_static_string("kmatrix-plan")
 
-static char **split_list(const char *s)
+/* --versions, --arches and --steps, each name known, before any work. */
+static gboolean pick_lists(struct plan *p, const struct plan_opts *o, const char *only,
+			   GError **err)
 {
-	char **l;
-	GPtrArray *a;
+	g_auto(GStrv) versions = conf_version_names(p->m);
+	g_auto(GStrv) arches = conf_arch_names(p->m);
+	g_auto(GStrv) steps = NULL;
 
-	if (!s || !*s)
-		return NULL;
-	l = g_strsplit_set(s, ",;", -1);
-	a = g_ptr_array_new();
-	for (int i = 0; l[i]; i++)
-		if (*g_strstrip(l[i]))
-			g_ptr_array_add(a, g_strdup(l[i]));
-	g_ptr_array_add(a, NULL);
-	g_strfreev(l);
-	return (char **)g_ptr_array_free(a, FALSE);
-}
-
-static gboolean check_names(char **list, GPtrArray *known, size_t name_off,
-			    const char *what, const char *path, GError **err)
-{
-	for (int i = 0; list && list[i]; i++) {
-		gboolean found = FALSE;
-
-		for (guint k = 0; k < known->len && !found; k++)
-			found = !strcmp(*(char **)((char *)known->pdata[k] + name_off), list[i]);
-		if (!found) {
-			g_set_error(err, PLAN_ERROR, 2, "unknown %s '%s' (not in %s)", what,
-				    list[i], path);
-			return FALSE;
-		}
-	}
-	return TRUE;
+	/* a one-off run of the given trees, unless --versions says more */
+	if (!conf_pick("--versions", o->versions ? o->versions : only,
+		       (const char *const *)versions, &p->versions, err) ||
+	    !conf_pick("--arches", o->arches, (const char *const *)arches, &p->arches, err))
+		return FALSE;
+	if (!o->steps)
+		return TRUE;
+	steps = apply_step_ids(p->m, err);
+	return steps && conf_pick("--steps", o->steps, (const char *const *)steps,
+				  &p->steps, err);
 }
 
 /* The QEMU of every arch that will boot, before anything is laid or built. */
@@ -96,16 +82,11 @@ static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 		}
 		g_string_append_printf(only, "%s%s", only->len ? "," : "", v->name);
 	}
-	/* a one-off run of the given trees, unless --versions says more */
-	p->versions = split_list(o->versions ? o->versions : only->len ? only->str : NULL);
-	g_string_free(only, TRUE);
-	p->arches = split_list(o->arches);
-	p->steps = split_list(o->steps);
-	if (!check_names(p->versions, p->m->versions, G_STRUCT_OFFSET(struct version_conf, name),
-			 "version", p->m->path, err) ||
-	    !check_names(p->arches, p->m->arches, G_STRUCT_OFFSET(struct arch_conf, name),
-			 "arch", p->m->path, err))
+	if (!pick_lists(p, o, only->len ? only->str : NULL, err)) {
+		g_string_free(only, TRUE);
 		return 2;
+	}
+	g_string_free(only, TRUE);
 	if (!o->no_boot && !check_qemu(p, err))
 		return 2;
 	p->exp = expect_load(p->m->expectations, err);

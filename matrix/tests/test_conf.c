@@ -478,6 +478,30 @@ static char *conf_verb(int *rc, char **args)
 	return text;
 }
 
+static void test_conf_pick(void **state)
+{
+	static const char *const known[] = { "5.10", "6.1", "7.2", NULL };
+	GError *err = NULL;
+	char **out = NULL;
+
+	(void)state;
+	assert_true(conf_pick("--versions", NULL, known, &out, &err));
+	assert_null(out);
+	assert_true(conf_pick("--versions", "7.2,5.10", known, &out, &err));
+	assert_int_equal(g_strv_length(out), 2);
+	assert_string_equal(out[0], "7.2");
+	assert_string_equal(out[1], "5.10");
+	g_strfreev(out);
+	assert_false(conf_pick("--versions", "9.9", known, &out, &err));
+	assert_string_equal(err->message,
+			    "--versions: unknown '9.9' (valid: 5.10, 6.1, 7.2)");
+	g_clear_error(&err);
+	assert_false(conf_pick("--arches", ",", known, &out, &err));
+	assert_string_equal(err->message,
+			    "--arches: no name given (valid: 5.10, 6.1, 7.2)");
+	g_clear_error(&err);
+}
+
 static void test_conf_verb(void **state)
 {
 	char *out;
@@ -520,6 +544,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_matrix),
+		cmocka_unit_test(test_conf_pick),
 		cmocka_unit_test(test_syntax_error_line),
 		cmocka_unit_test(test_bad_names),
 		cmocka_unit_test(test_key_before_group),
