@@ -52,7 +52,8 @@ struct section {
 	} while (0)
 
 extern const struct section limits_section, sys_section, nice_section,
-	rt_section, policy_section, cap_section, client_section, pam_section;
+	rt_section, policy_section, task_section, cap_section, client_section,
+	pam_section;
 /* Why a suite lists no PAM case (a compat build), or NULL. */
 extern const char *const pam_section_note;
 

@@ -2,8 +2,10 @@
 /*
  * Issue 9 item 3 and the autogroup: RLIMIT_NICE lets an unprivileged task
  * lower its nice value down to 20 - rlim_cur and no further, through
- * nice(), setpriority(PRIO_PROCESS) and sched_setattr(sched_nice), and
- * through /proc/self/autogroup.  Raising nice is always allowed.
+ * nice(), setpriority(PRIO_PROCESS), sched_setattr(sched_nice) and the
+ * nice syscall (glibc's nice() is setpriority(): the syscall is reached
+ * only by calling it, on the ABIs that have it: i386, ARM EABI, o32,
+ * sparc), and through /proc/self/autogroup.  Raising nice is always allowed.
  *
  * Each case starts at nice 19 (raising needs no privilege), then tries one
  * reduction.  A grant case fails when the kernel refuses a reduction the
@@ -15,6 +17,7 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -26,6 +29,7 @@ enum nice_call {
 	CALL_NICE, /* nice(3): setpriority, EACCES turned to EPERM */
 	CALL_SETPRIORITY, /* documented to fail with EACCES */
 	CALL_SETATTR, /* sched_setattr: EPERM */
+	CALL_SYSNICE, /* the nice syscall itself, where the ABI has one */
 };
 
 struct nice_arg {
@@ -39,12 +43,14 @@ static const char *const call_names[] = {
 	[CALL_NICE] = "nice",
 	[CALL_SETPRIORITY] = "setpriority",
 	[CALL_SETATTR] = "sched_setattr",
+	[CALL_SYSNICE] = "syscall(SYS_nice)",
 };
 
 static const int call_errno[] = {
 	[CALL_NICE] = EPERM,
 	[CALL_SETPRIORITY] = EACCES,
 	[CALL_SETATTR] = EPERM,
+	[CALL_SYSNICE] = EPERM,
 };
 
 static long lower_to(enum nice_call call, int from, int target)
@@ -60,6 +66,12 @@ static long lower_to(enum nice_call call, int from, int target)
 		return set_nice(target);
 	case CALL_SETATTR:
 		return rlt_sched_setattr(0, SCHED_OTHER, target, 0, 0);
+	case CALL_SYSNICE:
+#ifdef SYS_nice
+		return syscall(SYS_nice, target - from);
+#else
+		break;
+#endif
 	}
 	return -1;
 }
@@ -105,6 +117,48 @@ static enum case_status raise_allowed(const void *arg __always_unused)
 		return CASE_FAIL;
 	return CASE_PASS;
 }
+
+#ifdef SYS_nice
+/*
+ * sys_nice() clamps the new value to -20 before it asks can_nice(): from
+ * 0, nice(-40) means -20.  At RLIMIT_NICE 25 that is refused whole, not
+ * cut to the ceiling (-5); at 40 it is granted.  Fails when the kernel
+ * clamps to the limit, or judges the increment instead of the value.
+ */
+static enum case_status sysnice_clamp(const void *arg)
+{
+	const struct nice_arg *a = arg;
+	long rc;
+
+	TRY(set_limit(RES_NICE, a->rlim, a->rlim));
+	TRY(drop_to_user());
+	rc = syscall(SYS_nice, -40);
+	if (a->grant)
+		return expect_ok(rc, "nice syscall -40 at RLIMIT_NICE %d",
+				 a->rlim) &&
+				       expect_eq(get_nice(), -20, "nice") ?
+			       CASE_PASS :
+			       CASE_FAIL;
+	return expect_errno(rc, EPERM, "nice syscall -40 at RLIMIT_NICE %d",
+			    a->rlim) &&
+			       expect_eq(get_nice(), 0, "nice after refusal") ?
+		       CASE_PASS :
+		       CASE_FAIL;
+}
+#endif
+
+#ifdef SYS_nice
+/* The nice syscall raises without a limit.  Fails when it asks one. */
+static enum case_status sysnice_raise(const void *arg __always_unused)
+{
+	TRY(set_limit(RES_NICE, 0, 0));
+	TRY(drop_to_user());
+	return expect_ok(syscall(SYS_nice, 3), "nice syscall +3 from 0") &&
+			       expect_eq(get_nice(), 3, "nice after raising") ?
+		       CASE_PASS :
+		       CASE_FAIL;
+}
+#endif
 
 #define AUTOGROUP "/proc/self/autogroup"
 
@@ -203,6 +257,14 @@ static const struct tcase nice_cases[] = {
 	BOUNDARIES("nice_", CALL_NICE),
 	BOUNDARIES("nice_setpriority_", CALL_SETPRIORITY),
 	BOUNDARIES("nice_setattr_", CALL_SETATTR),
+#ifdef SYS_nice
+	BOUNDARIES("nice_sysnice_", CALL_SYSNICE),
+	{ "nice_sysnice_rlim25_m40_refused", G_UAPI, sysnice_clamp,
+	  ARG(CALL_SYSNICE, 25, -20, false) },
+	{ "nice_sysnice_rlim40_m40_to_m20", G_NICE, sysnice_clamp,
+	  ARG(CALL_SYSNICE, 40, -20, true) },
+	{ "nice_sysnice_raise_allowed", G_ALL, sysnice_raise, NULL },
+#endif
 	{ "nice_raise_allowed", G_ALL, raise_allowed, NULL },
 	{ "nice_autogroup_rlim25_to_m5", G_NICE, autogroup_case,
 	  ARG(CALL_NICE, 25, -5, true) },

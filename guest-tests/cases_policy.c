@@ -16,6 +16,7 @@
 struct idle_arg {
 	int rlim;
 	bool grant;
+	int nice; /* the task's nice value while it is SCHED_IDLE */
 };
 
 static bool policy_is(int policy)
@@ -26,7 +27,8 @@ static bool policy_is(int policy)
 
 /*
  * SCHED_IDLE at nice 0 back to SCHED_OTHER: allowed from RLIMIT_NICE 20
- * (20 - 0), refused below.  The grant fails while leaving SCHED_IDLE
+ * (20 - 0), refused below; at nice 5, from 15.  The nice-5 pair fails
+ * when the rule reads a constant instead of the task's nice value.  The grant fails while leaving SCHED_IDLE
  * still needs CAP_SYS_NICE; the refusal fails when the kernel lets an
  * idle task out without the limit (or with an off-by-one at 19).
  */
@@ -36,7 +38,8 @@ static enum case_status idle_to_other(const void *arg)
 
 	TRY(set_limit(RES_NICE, a->rlim, a->rlim));
 	TRY(drop_to_user());
-	if (!expect_ok(set_sched(0, SCHED_IDLE, 0), "SCHED_IDLE") ||
+	if (!expect_ok(set_nice(a->nice), "nice %d", a->nice) ||
+	    !expect_ok(set_sched(0, SCHED_IDLE, 0), "SCHED_IDLE") ||
 	    !policy_is(SCHED_IDLE))
 		return CASE_FAIL;
 	if (a->grant) {
@@ -135,7 +138,9 @@ static enum case_status reset_on_fork_child(const void *arg __always_unused)
 
 static const int no_limits = 0, raised_limits = 1;
 
-#define IDLE(rlim, grant) (&(const struct idle_arg){ rlim, grant })
+#define IDLE(rlim, grant) (&(const struct idle_arg){ rlim, grant, 0 })
+#define IDLE_AT(rlim, grant, nice) \
+	(&(const struct idle_arg){ rlim, grant, nice })
 
 static const struct tcase policy_cases[] = {
 	{ "sched_idle_to_other_rlim0_refused", G_ALL, idle_to_other,
@@ -144,6 +149,10 @@ static const struct tcase policy_cases[] = {
 	  IDLE(19, false) },
 	{ "sched_idle_to_other_rlim20", G_RTPRIO, idle_to_other,
 	  IDLE(20, true) },
+	{ "sched_idle_nice5_to_other_rlim14_refused", G_UAPI, idle_to_other,
+	  IDLE_AT(14, false, 5) },
+	{ "sched_idle_nice5_to_other_rlim15", G_RTPRIO, idle_to_other,
+	  IDLE_AT(15, true, 5) },
 	{ "sched_batch_idle_same_nice", G_ALL, batch_idle, NULL },
 	{ "sched_reset_on_fork_clear_refused", G_ALL, reset_on_fork,
 	  &no_limits },

@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <linux/capability.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "priv.h"
@@ -168,6 +170,100 @@ static enum case_status rt_raise_above(const void *arg)
 	return CASE_PASS;
 }
 
+struct switch_arg {
+	int rlim;
+	bool grant;
+};
+
+/*
+ * Root puts the task at SCHED_FIFO 60, it drops privilege and asks for
+ * SCHED_RR 30: a lower priority, but another RT policy.  Switching needs
+ * a non-zero RLIMIT_RTPRIO; the priority may then fall below the limit's
+ * value (30 > 10), because it does not rise.  The refusal fails when the
+ * kernel drops the policy-switch check, the grant when it asks for the
+ * limit to cover the priority of a task that lowers it.
+ */
+static enum case_status rt_switch(const void *arg)
+{
+	const struct switch_arg *a = arg;
+	long rc;
+
+	TRY(set_limit(RES_RTPRIO, a->rlim, a->rlim));
+	TRY(root_set_rt(SCHED_FIFO, 60));
+	TRY(drop_to_user());
+	rc = set_sched(0, SCHED_RR, 30);
+	if (a->grant)
+		return expect_ok(rc, "FIFO 60 to RR 30 at RLIMIT_RTPRIO %d",
+				 a->rlim) &&
+				       sched_is(SCHED_RR, 30) ?
+			       CASE_PASS :
+			       CASE_FAIL;
+	return expect_errno(rc, EPERM, "FIFO 60 to RR 30 at RLIMIT_RTPRIO %d",
+			    a->rlim) &&
+			       sched_is(SCHED_FIFO, 60) ?
+		       CASE_PASS :
+		       CASE_FAIL;
+}
+
+/*
+ * sched_setattr(SCHED_FIFO, SCHED_FLAG_RESET_ON_FORK) is judged by the
+ * limit like the call without the flag: 10 is allowed at RLIMIT_RTPRIO
+ * 10, 11 is not.  Fails when the flag changes the RT decision.
+ */
+static enum case_status rt_setattr_reset(const void *arg)
+{
+	const struct switch_arg *a = arg;
+	int prio = a->grant ? 10 : 11;
+	long rc;
+
+	TRY(set_limit(RES_RTPRIO, 10, 10));
+	TRY(drop_to_user());
+	rc = rlt_sched_setattr(0, SCHED_FIFO, 0, prio,
+			       SCHED_FLAG_RESET_ON_FORK);
+	if (a->grant)
+		return expect_ok(rc, "sched_setattr(FIFO %d, RESET_ON_FORK)",
+				 prio) &&
+				       sched_is(SCHED_FIFO | SCHED_RESET_ON_FORK,
+						prio) ?
+			       CASE_PASS :
+			       CASE_FAIL;
+	return expect_errno(rc, EPERM, "sched_setattr(FIFO %d, RESET_ON_FORK)",
+			    prio) &&
+			       sched_is(SCHED_OTHER, 0) ?
+		       CASE_PASS :
+		       CASE_FAIL;
+}
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
+
+/*
+ * SCHED_DEADLINE stays privileged whatever RLIMIT_RTPRIO says: at 99, a
+ * valid reservation (10 ms every 30 ms) is EPERM.  Fails when the kernel
+ * lets the RT limit grant a deadline task.
+ */
+static enum case_status deadline_refused(const void *arg __always_unused)
+{
+	struct rlt_sched_attr a = {
+		.size = sizeof(a),
+		.sched_policy = SCHED_DEADLINE,
+		.sched_runtime = 10 * 1000 * 1000,
+		.sched_deadline = 30 * 1000 * 1000,
+		.sched_period = 30 * 1000 * 1000,
+	};
+
+	TRY(set_limit(RES_RTPRIO, 99, 99));
+	TRY(drop_to_user());
+	return expect_errno(syscall(SYS_sched_setattr, 0, &a, 0), EPERM,
+			    "sched_setattr(SCHED_DEADLINE) at RLIMIT_RTPRIO 99") &&
+			       sched_is(SCHED_OTHER, 0) ?
+		       CASE_PASS :
+		       CASE_FAIL;
+}
+
+#define SWITCH(rlim, grant) (&(const struct switch_arg){ rlim, grant })
+
 static const int fifo = SCHED_FIFO, rr = SCHED_RR;
 
 #define RT(pol, call, rlim, start, p0, p1, grant) \
@@ -198,6 +294,14 @@ static const int fifo = SCHED_FIFO, rr = SCHED_RR;
 static const struct tcase rt_cases[] = {
 	RT_POLICY_CASES("rt_fifo_", SCHED_FIFO, fifo),
 	RT_POLICY_CASES("rt_rr_", SCHED_RR, rr),
+	{ "rt_fifo_to_rr_rlim0_refused", G_ALL, rt_switch, SWITCH(0, false) },
+	{ "rt_fifo_to_rr_rlim10_to_30", G_RTPRIO, rt_switch,
+	  SWITCH(10, true) },
+	{ "rt_fifo_setattr_reset_on_fork_rlim10_to_10", G_RTPRIO,
+	  rt_setattr_reset, SWITCH(10, true) },
+	{ "rt_fifo_setattr_reset_on_fork_rlim10_to_11_refused", G_UAPI,
+	  rt_setattr_reset, SWITCH(10, false) },
+	{ "sched_deadline_rlim99_refused", G_UAPI, deadline_refused, NULL },
 };
 
 const struct section rt_section = SECTION(rt_cases);

@@ -19,7 +19,8 @@
 
 static const struct section *const all_sections[] = {
 	&limits_section, &sys_section, &nice_section,	&rt_section,
-	&policy_section, &cap_section, &client_section, &pam_section,
+	&policy_section, &task_section, &cap_section, &client_section,
+	&pam_section,
 };
 
 /* The abi lines; in a compat suite, why the PAM cases are not in it. */
