@@ -2,8 +2,8 @@
 # set-up, every build, the unit tests, then the suites that drive real
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
-.PHONY: check check-w1 check-unit check-e2e check-faults check-chaos check-patches check-shard check-ci check-distcc check-sandbox check-bisect
-check: setup all check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-abi check-w1 check-faults check-chaos check-patches
+.PHONY: check check-mutants check-mutants-quick check-w1 check-unit check-e2e check-faults check-chaos check-patches check-shard check-ci check-distcc check-sandbox check-bisect
+check: setup all check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-mutants-quick check-abi check-w1 check-faults check-chaos check-patches
 
 # Before the kernels, the fast reliability checks: the unit tests again
 # under ASan and UBSan (check-unit-san, tests/sanitize.mk), then each fuzz
@@ -11,6 +11,15 @@ check: setup all check-unit check-unit-san check-fuzz check-ci check-e2e check-s
 # fuzzing (check-fuzz, fuzz/build.mk).  Measured here at load 4 to 7:
 # check-unit-san 206 s without check-port, check-fuzz 193 s after a 42 s
 # build.
+
+# Each suite script runs under tests/lib/run-suite, which fails it when
+# bash reported an error in it (a suite cut short by a shell error must not
+# pass); tests/lib/test-run-suite.sh, in check-unit, shows that it does.
+RUN_SUITE := tests/lib/run-suite
+check-unit: check-run-suite
+.PHONY: check-run-suite
+check-run-suite:
+	tests/lib/test-run-suite.sh
 
 # Every patch of series/ and backports/ against its own version's
 # checkpatch.pl --strict and the project's patch rules (tools/check-patches);
@@ -23,7 +32,7 @@ check-patches: $(B)/kmatrix
 # made from the 5.10 tree check-e2e lays) and passes the real 5.10 series
 # on x86_64 (tools/tests/check-w1.sh).
 check-w1: $(B)/kmatrix
-	tools/tests/check-w1.sh
+	$(RUN_SUITE) tools/tests/check-w1.sh
 
 # The end-to-end suite: one version, both arches, steps stock, baseline and
 # the series' last, really laid, patched, built and booted (tests/e2e/run.sh).
@@ -31,26 +40,26 @@ check-w1: $(B)/kmatrix
 #   make check-e2e E2E_VERSION=7.2
 E2E_VERSION ?= 5.10
 check-e2e: all
-	tests/e2e/run.sh $(E2E_VERSION)
+	$(RUN_SUITE) tests/e2e/run.sh $(E2E_VERSION)
 
 # A longer target, not part of check: kmatrix bisect over a copy of the 5.10
 # series with a faulty nice step must name that step (tests/e2e/bisect.sh).
 # Five 5.10 x86_64 builds the first time (measured: 88 min at load 15-25
 # with four other kernel builds running; 4.7 min with the cells cached).
 check-bisect: all
-	tests/e2e/bisect.sh
+	$(RUN_SUITE) tests/e2e/bisect.sh
 
 # Shards: the end-to-end run's cells split over 2 and 3 shards, each a real
 # `kmatrix run --shard I/N` on that cache (every cell found cached, nothing
 # built), merged and reported like the one run (tests/shard/run.sh).  Runs
 # after check-e2e, whose results it splits.
 check-shard: all
-	tests/shard/run.sh
+	$(RUN_SUITE) tests/shard/run.sh
 
 # The GitLab and GitHub pipelines `kmatrix ci` writes, checked against the
 # systems' published schemas (tests/ci/validate.sh, schemas in tests/ci/).
 check-ci: all
-	tests/ci/validate.sh
+	$(RUN_SUITE) tests/ci/validate.sh
 
 # Distributed compiling (tests/distcc/run.sh): two distccd hosts in network
 # namespaces the test makes, one cell built through them and here, with the
@@ -58,14 +67,29 @@ check-ci: all
 # part of check.  Its cache: $KMATRIX_CACHE, else ~/.cache/kmatrix-distcc.
 DISTCC_VERSION ?= 5.10
 check-distcc: all
-	tests/distcc/run.sh $(DISTCC_VERSION)
+	$(RUN_SUITE) tests/distcc/run.sh $(DISTCC_VERSION)
 
 # The sandbox: paths in the repository refused, a hostile series' Makefile
 # writing outside the cache and reaching the network on real 5.10 x86_64,
 # and a real cell with module and kexec commands shadowed (tests/sandbox/).
 # After check-e2e, whose 5.10 build directory it reuses.
 check-sandbox: all
-	tests/sandbox/run.sh
+	$(RUN_SUITE) tests/sandbox/run.sh
+
+# Mutation testing (tests/mutants/README.md): each mutant is one wrong
+# decision in the 5.10 series, built incrementally after its last step and
+# booted; every one must be killed, by a case that departs from that step's
+# expectations.  check-mutants-quick, part of check, runs the six of the
+# "check" set (one or two per patch) on x86_64 with its i386 suite;
+# check-mutants runs all of them, three also on arm64 and mips64el.  Its
+# own cache, <kmatrix cache>-mutants (ccache and guest-debs shared).
+# One or more by name: make check-mutants MUTANTS="idle-const rt-ge"
+MUTANTS ?=
+check-mutants: all
+	$(RUN_SUITE) tests/mutants/run.sh $(MUTANTS)
+
+check-mutants-quick: all
+	$(RUN_SUITE) tests/mutants/run.sh --set check
 
 # Fault injection: each case injects one fault into a real 5.10 run and
 # asserts the verdict, the evidence and that the other cells are intact
@@ -77,7 +101,7 @@ check-sandbox: all
 # rebuilds or reboots only its faulted cell).
 FAULTS ?=
 check-faults: all
-	tests/faults/run.sh $(FAULTS)
+	$(RUN_SUITE) tests/faults/run.sh $(FAULTS)
 
 # kill -9 anywhere, then resume: CHAOS_N SIGKILLs of kmatrix at seeded
 # random moments of a real 5.10 x86_64 run (steps stock and baseline), aimed
@@ -97,4 +121,4 @@ check-faults: all
 # uninterrupted run cached; cold, in the cold make check: 666 s.
 CHAOS_N ?= 7
 check-chaos: all
-	CHAOS_N=$(CHAOS_N) tests/chaos/run.sh
+	CHAOS_N=$(CHAOS_N) $(RUN_SUITE) tests/chaos/run.sh

@@ -47,6 +47,6 @@ check-range-diff-test: $(B)/kmatrix
 # Real trees: the four stock trees, the series' steps, the fault fixtures and
 # the fast install compared with a real `make headers_install`.
 check-abi: $(B)/rlimit-abi $(B)/kmatrix
-	tools/tests/check-abi.sh $(B)/rlimit-abi
+	$(RUN_SUITE) tools/tests/check-abi.sh $(B)/rlimit-abi
 
 -include $(ABI_OBJS:.o=.d)
