@@ -140,8 +140,14 @@ PY
 }
 
 mkdir -p "$work"
+# Share the kmatrix cache's ccache and guest packages when it has them.
+# A link to one it does not have yet (a fresh machine, the mutants run
+# first) fails every build, so this cache then keeps its own.
 for d in ccache guest-debs; do
-	[ -e "$cache/$d" ] || ln -s "$base/$d" "$cache/$d"
+	if [ -L "$cache/$d" ] && [ ! -e "$cache/$d" ]; then
+		rm "$cache/$d"
+	fi
+	[ -e "$cache/$d" ] || [ ! -d "$base/$d" ] || ln -s "$base/$d" "$cache/$d"
 done
 final=$("$kmatrix" conf steps "$version" | awk 'END { print $1 }')
 mutants=$(select_mutants "$@") || die "bad mutant list or name"
