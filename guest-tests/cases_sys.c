@@ -14,8 +14,11 @@
  *   mips o32: getrlimit, setrlimit, prlimit64
  *
  * A getter is checked against values set with prlimit64, setrlimit by
- * reading its values back with prlimit64.  Every case runs in its own
- * child (runner.c), so what it sets dies with it.
+ * reading its values back with prlimit64.  The *_agrees cases hold on
+ * every kernel: each entry must tell the story prlimit64 tells about 13
+ * and 14 (and prlimit64 the one /proc/self/limits tells), which at the
+ * baseline is EINVAL everywhere and no /proc line.  Every case runs in
+ * its own child (runner.c), so what it sets dies with it.
  */
 #include <errno.h>
 #include <linux/capability.h>
@@ -25,6 +28,7 @@
 #include "abi.h"
 #include "check.h"
 #include "priv.h"
+#include "proc_util.h"
 #include "raw_rlimit.h"
 
 #define RES_RTTIME 15
@@ -247,8 +251,137 @@ static enum case_status sys_nlimits(const void *arg)
 		       CASE_FAIL;
 }
 
+/*
+ * Whether the kernel knows @res, as prlimit64 says: 1 with its value in
+ * @v, 0 for EINVAL, -1 for any other answer (diagnosed).
+ */
+static int known(int res, struct rl64 *v)
+{
+	long rc;
+	int err;
+
+	*v = (struct rl64){ 0, 0 };
+	rc = prlimit64_raw(0, res, NULL, v);
+	err = errno;
+	said(false, &prlimit64_e, res, rc, err, v);
+	if (!rc)
+		return 1;
+	if (err == EINVAL)
+		return 0;
+	diag("prlimit64(%d) is neither a value nor EINVAL", res);
+	return -1;
+}
+
+/* How @e reports @v: old_getrlimit clamps, the others pass it through. */
+static unsigned long long as_read(const struct entry *e, unsigned long long v)
+{
+	return e->inf == INF_OLD && v > OLD_GETRLIMIT_MAX ? OLD_GETRLIMIT_MAX :
+							    v;
+}
+
+/*
+ * @e answers for @res as prlimit64 does: EINVAL when prlimit64 says
+ * EINVAL (the baseline: a getter or setter its patch left out answers),
+ * else the same value (a getter) or acceptance of that value (a setter).
+ */
+static enum case_status sys_agrees(const void *arg)
+{
+	const struct sys_arg *a = arg;
+	struct rl64 ref, got = { 0, 0 };
+	int k = known(a->res, &ref), err;
+	long rc;
+
+	if (k < 0)
+		return CASE_FAIL;
+	if (a->e->kind == E_SET)
+		rc = entry_set(a->e, a->res, &ref);
+	else
+		rc = entry_get(a->e, a->res, &got);
+	err = errno;
+	said(a->e->kind == E_SET, a->e, a->res, rc, err,
+	     a->e->kind == E_SET ? &ref : &got);
+	if (!k) {
+		errno = err;
+		return expect_errno(rc, EINVAL,
+				    "%s(%d) where prlimit64 says EINVAL",
+				    a->e->name, a->res) ?
+			       CASE_PASS :
+			       CASE_FAIL;
+	}
+	if (rc) {
+		diag("%s(%d) refused what prlimit64 knows", a->e->name, a->res);
+		return CASE_FAIL;
+	}
+	if (a->e->kind == E_SET)
+		return CASE_PASS;
+	if (got.cur != as_read(a->e, ref.cur) ||
+	    got.max != as_read(a->e, ref.max)) {
+		diag("%s(%d) and prlimit64 differ", a->e->name, a->res);
+		return CASE_FAIL;
+	}
+	return CASE_PASS;
+}
+
+static const char *proc_label(int res)
+{
+	return res == RES_NICE ? "Max nice priority" : "Max realtime priority";
+}
+
+/* Whether /proc/self/limits has a line for @label; -1 unreadable. */
+static int proc_has(const char *label)
+{
+	char buf[4096], *line;
+	size_t l = strlen(label);
+
+	if (read_file("/proc/self/limits", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"))
+		if (!strncmp(line, label, l) && line[l] == ' ')
+			return 1;
+	return 0;
+}
+
+/*
+ * The reference of sys_agrees, checked against the third witness:
+ * prlimit64 answers for @res as /proc/self/limits shows it: EINVAL and no
+ * line (the baseline), or a value and a line with that value.
+ */
+static enum case_status sys_prlimit64_agrees(const void *arg)
+{
+	const struct sys_arg *a = arg;
+	const char *label = proc_label(a->res);
+	int k, has = proc_has(label);
+	unsigned long soft, hard;
+	struct rl64 ref;
+
+	if (has < 0) {
+		diag("cannot read /proc/self/limits: %s", strerror(errno));
+		return CASE_FAIL;
+	}
+	k = known(a->res, &ref);
+	if (k < 0)
+		return CASE_FAIL;
+	diag("/proc/self/limits %s a \"%s\" line", has ? "has" : "has no",
+	     label);
+	if (k != has) {
+		diag("prlimit64(%d) %s but /proc %s", a->res,
+		     k ? "knows it" : "says EINVAL",
+		     has ? "shows it" : "does not");
+		return CASE_FAIL;
+	}
+	if (!k)
+		return CASE_PASS;
+	if (proc_limit(0, label, &soft, &hard) || soft != ref.cur ||
+	    hard != ref.max) {
+		diag("the \"%s\" line does not read %llu %llu", label,
+		     (unsigned long long)ref.cur, (unsigned long long)ref.max);
+		return CASE_FAIL;
+	}
+	return CASE_PASS;
+}
+
 /* clang-format off */
-#define ENTRY_CASES(e)							\
+#define ENTRY_CASES(e, agrees)						\
 	{ "sys_" #e "_nice", G_UAPI, sys_value,				\
 	  &(const struct sys_arg){ &e##_e, RES_NICE } },		\
 	{ "sys_" #e "_rtprio", G_UAPI, sys_value,			\
@@ -258,22 +391,26 @@ static enum case_status sys_nlimits(const void *arg)
 	{ "sys_" #e "_nlimits_einval", G_ALL, sys_nlimits,		\
 	  &(const struct sys_arg){ &e##_e, RES_NLIMITS } },		\
 	{ "sys_" #e "_infinity", G_UAPI, sys_infinity,			\
-	  &(const struct sys_arg){ &e##_e, RES_NICE } }
+	  &(const struct sys_arg){ &e##_e, RES_NICE } },		\
+	{ "sys_" #e "_nice_agrees", G_ALL, agrees,			\
+	  &(const struct sys_arg){ &e##_e, RES_NICE } },		\
+	{ "sys_" #e "_rtprio_agrees", G_ALL, agrees,			\
+	  &(const struct sys_arg){ &e##_e, RES_RTPRIO } }
 /* clang-format on */
 
 /* clang-format off */
 static const struct tcase sys_cases[] = {
 #if defined(SYS_getrlimit) && !defined(__i386__)
-	ENTRY_CASES(getrlimit),
+	ENTRY_CASES(getrlimit, sys_agrees),
 #endif
 #if defined(SYS_getrlimit) && defined(__i386__)
-	ENTRY_CASES(old_getrlimit),
+	ENTRY_CASES(old_getrlimit, sys_agrees),
 #endif
 #ifdef SYS_ugetrlimit
-	ENTRY_CASES(ugetrlimit),
+	ENTRY_CASES(ugetrlimit, sys_agrees),
 #endif
-	ENTRY_CASES(setrlimit),
-	ENTRY_CASES(prlimit64),
+	ENTRY_CASES(setrlimit, sys_agrees),
+	ENTRY_CASES(prlimit64, sys_prlimit64_agrees),
 };
 /* clang-format on */
 
