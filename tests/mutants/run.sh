@@ -1,9 +1,10 @@
 #!/bin/bash
 # Mutation testing of the series: each mutant of tests/mutants/list is one
 # wrong decision in the 5.10 series' kernel code, applied as an extra step
-# ("mutant") after the series' last.  kmatrix builds it incrementally and
+# ("mutant") after the series' last, or one broken claim of the baseline,
+# applied as the only step after it.  kmatrix builds it incrementally and
 # boots it; the mutant is killed when at least one case departs from the
-# last step's expectations.  A mutant that does not apply or build is a
+# expectations of that last step (or of the baseline).  A mutant that does not apply or build is a
 # defect of the mutant, not a kill.
 #
 # usage: tests/mutants/run.sh [--set check|full] [ID...]
@@ -62,7 +63,7 @@ select_mutants() {
 		NF != 5 { printf "tests/mutants/list:%d: 5 fields wanted\n", NR > "/dev/stderr"; bad = 1; next }
 		n && !($1 in w) { next }
 		!n && set == "check" && $5 != "check" { next }
-		{ seen[$1] = 1; print $1, (set == "check" ? "x86_64" : $4), $3 }
+		{ seen[$1] = 1; print $1, (set == "check" ? "x86_64" : $4), $3, $2 }
 		END {
 			for (i in w) if (!(i in seen)) { printf "unknown mutant %s\n", i > "/dev/stderr"; bad = 1 }
 			exit bad
@@ -80,21 +81,30 @@ write_expectations() { # FINAL OUT
 	} >"$2"
 }
 
+# The step a mutant of patch ON must meet: the series' last, or for a
+# mutant of the baseline (patch 0) the baseline's.
+judged_by() { # ON
+	if [ "$1" = 0 ]; then echo baseline; else echo "$final"; fi
+}
+
 # The fixture of one mutant: the 5.10 series, the mutant as its last
-# step, the matrix that names them.  Rewritten only when it changes, so
-# the tree keeps its applied steps (kmatrix re-applies from the first
+# step (a mutant of the baseline: the mutant as the only step after the
+# baseline), the matrix that names them.  Rewritten only when it changes,
+# so the tree keeps its applied steps (kmatrix re-applies from the first
 # patch that differs: here, the mutant's).
-make_fixture() { # ID PATCH
+make_fixture() { # ID PATCH ON
 	local dir=$work/fixture/$1 tmp=$work/fixture/$1.tmp src=$top/backports/$version/series
 	rm -rf "$tmp"
 	mkdir -p "$tmp/series"
-	cp "$src"/*.patch "$tmp/series/"
 	cp "$top/tests/mutants/$2" "$tmp/series/"
 	{
-		cat "$src/order"
+		if [ "$3" != 0 ]; then
+			cp "$src"/*.patch "$tmp/series/"
+			cat "$src/order"
+		fi
 		printf 'mutant  %s\n' "$2"
 	} >"$tmp/series/order"
-	write_expectations "$final" "$tmp/expectations"
+	write_expectations "$(judged_by "$3")" "$tmp/expectations"
 	cat >"$tmp/matrix.conf" <<EOF
 # tests/mutants fixture: 5.10 with mutant $1 after the series.
 [matrix]
@@ -157,8 +167,8 @@ t0=$(date +%s)
 total=0 killed=0 bad=0
 score=$work/score.tsv
 : >"$score"
-while read -r id arches patch; do
-	make_fixture "$id" "$patch"
+while read -r id arches patch on; do
+	make_fixture "$id" "$patch" "$on"
 	res=$work/results/$id
 	mkdir -p "$res"
 	log=$work/results/$id.log
@@ -178,7 +188,7 @@ while read -r id arches patch; do
 			;;
 		SURVIVED)
 			bad=$((bad + 1))
-			say "$id $arch: SURVIVED: every case met step $final's expectations"
+			say "$id $arch: SURVIVED: every case met step $(judged_by "$on")'s expectations"
 			;;
 		*)
 			bad=$((bad + 1))
