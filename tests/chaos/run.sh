@@ -37,6 +37,8 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/share-cache
+. "$top/tests/lib/share-cache"
 kmatrix=$top/build/kmatrix
 base=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 cache=${CHAOS_CACHE:-$base-chaos}
@@ -359,9 +361,7 @@ stop_poller() {
 
 [ -x "$kmatrix" ] || { say "$kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
-for d in ccache guest-debs; do
-	[ -e "$cache/$d" ] || ln -s "$base/$d" "$cache/$d"
-done
+share_cache "$base" "$cache"
 t0=$(date +%s)
 say "seed $seed, $kills kills, cache $cache (replay: CHAOS_SEED=$seed CHAOS_N=$kills)"
 

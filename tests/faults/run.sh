@@ -27,6 +27,8 @@
 set -u
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/share-cache
+. "$top/tests/lib/share-cache"
 fx=$top/tests/faults/fixtures
 kmatrix=$top/build/kmatrix
 base=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
@@ -818,9 +820,7 @@ all_cases="apply unreadable package config killed compile signals lock panic sil
 
 [ -x "$kmatrix" ] || { echo "faults: $kmatrix missing: run make"; exit 2; }
 mkdir -p "$work"
-for d in ccache guest-debs; do
-	[ -e "$cache/$d" ] || [ "$cache" = "$base" ] || ln -s "$base/$d" "$cache/$d"
-done
+share_cache "$base" "$cache"
 t0=$(date +%s)
 say "cache $cache; the good cells first"
 phase_good

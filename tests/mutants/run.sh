@@ -21,6 +21,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/share-cache
+. "$top/tests/lib/share-cache"
 kmatrix=$top/build/kmatrix
 base=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 cache=${MUTANTS_CACHE:-$base-mutants}
@@ -150,15 +152,7 @@ PY
 }
 
 mkdir -p "$work"
-# Share the kmatrix cache's ccache and guest packages when it has them.
-# A link to one it does not have yet (a fresh machine, the mutants run
-# first) fails every build, so this cache then keeps its own.
-for d in ccache guest-debs; do
-	if [ -L "$cache/$d" ] && [ ! -e "$cache/$d" ]; then
-		rm "$cache/$d"
-	fi
-	[ -e "$cache/$d" ] || [ ! -d "$base/$d" ] || ln -s "$base/$d" "$cache/$d"
-done
+share_cache "$base" "$cache"
 final=$("$kmatrix" conf steps "$version" | awk 'END { print $1 }')
 mutants=$(select_mutants "$@") || die "bad mutant list or name"
 [ -n "$mutants" ] || die "no mutant selected"
