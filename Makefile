@@ -13,7 +13,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 .DEFAULT_GOAL := all
 include tests/sanitize.mk
 
-.PHONY: all setup matrix check check-unit clean
+.PHONY: all setup matrix check check-unit clean install
 all:
 
 KMATRIX := $(B)/kmatrix
@@ -28,6 +28,7 @@ include tests/report/build.mk
 include tests/port/build.mk
 include bench/build.mk
 include fuzz/build.mk
+include Documentation/build.mk
 
 # All set-up through apt; idempotent, prints what it installs.
 setup:

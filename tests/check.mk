@@ -3,7 +3,7 @@
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
 .PHONY: check check-mutants check-mutants-quick check-w1 check-unit check-e2e check-faults check-chaos check-patches check-shard check-ci check-distcc check-sandbox check-bisect
-check: setup all check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-mutants-quick check-abi check-w1 check-faults check-chaos check-patches
+check: setup all check-man check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-mutants-quick check-abi check-w1 check-faults check-chaos check-patches
 
 # Before the kernels, the fast reliability checks: the unit tests again
 # under ASan and UBSan (check-unit-san, tests/sanitize.mk), then each fuzz

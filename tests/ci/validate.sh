@@ -2,7 +2,7 @@
 # The pipelines `kmatrix ci` writes validate against each system's published
 # schema (GitLab's CI schema, SchemaStore's GitHub workflow schema; sources in
 # SCHEMAS.md), checked with Debian's python3-jsonschema, for several shard
-# counts; and they run what the README says a shard and the final job run.
+# counts; and they run what Documentation/ci.md says a shard and the final job run.
 # A broken file must fail, so a validator that accepts anything is caught.
 set -u
 
