@@ -22,7 +22,8 @@ struct bisect_opts {
 	char *version, *arch, *test;
 };
 
-static int parse(const char *verb, struct bisect_opts *b, int *argc, char ***argv)
+/* The options and arguments of both verbs: FALSE when done, with *@rc. */
+static bool parse(const char *verb, struct bisect_opts *b, int *argc, char ***argv, int *rc)
 {
 	GOptionEntry entries[] = {
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &b->o.cache, "Cache directory", "DIR" },
@@ -33,21 +34,22 @@ static int parse(const char *verb, struct bisect_opts *b, int *argc, char ***arg
 		{ NULL }
 	};
 
-	if (verb_parse(verb, "VERSION ARCH [TEST]",
+	if (!verb_parse(verb, "VERSION ARCH [TEST]",
 		       "Find the first step of VERSION on ARCH whose result departs from its\n"
 		       "expectation (only TEST's result, when given), with git bisect run.",
-		       entries, argc, argv))
-		return 2;
+		       entries, argc, argv, rc))
+		return false;
 	if (*argc < 3 || *argc > 4) {
 		g_printerr("kmatrix %s: expected VERSION ARCH [TEST] (see --help)\n", verb);
-		return 2;
+		*rc = 2;
+		return false;
 	}
 	b->version = (*argv)[1];
 	b->arch = (*argv)[2];
 	b->test = *argc == 4 ? (*argv)[3] : NULL;
 	b->o.versions = b->version;
 	b->o.arches = b->arch;
-	return 0;
+	return true;
 }
 
 /* 0 met, 1 departed, BISECT_SKIP cannot tell. */
@@ -105,9 +107,9 @@ int cmd_bisect_step(int argc, char **argv)
 	struct plan p;
 	struct cell *c;
 	char *head;
-	int rc = parse("bisect-step", &b, &argc, &argv);
+	int rc;
 
-	if (rc)
+	if (!parse("bisect-step", &b, &argc, &argv, &rc))
 		return rc;
 	rc = open_plan(&b, &p);
 	if (rc)
@@ -268,9 +270,9 @@ int cmd_bisect(int argc, char **argv)
 	struct plan p;
 	struct version_run *vr;
 	const struct step *last = NULL;
-	int rc = parse("bisect", &b, &argc, &argv);
+	int rc;
 
-	if (rc)
+	if (!parse("bisect", &b, &argc, &argv, &rc))
 		return rc;
 	rc = open_plan(&b, &p);
 	if (rc)

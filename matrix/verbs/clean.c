@@ -57,10 +57,10 @@ int cmd_clean(int argc, char **argv)
 	GError *err = NULL;
 	int lock, rc = 0;
 
-	if (verb_parse("clean", NULL,
+	if (!verb_parse("clean", NULL,
 		       "Remove build directories and results from the cache (trees and ccache on request).",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	cache = cache_dir(cache_opt);
 	results = cache_results_dir(cache, results_opt);
 	top = cache_project_top();

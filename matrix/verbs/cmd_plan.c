@@ -152,12 +152,12 @@ int cmd_plan(int argc, char **argv)
 	struct plan p;
 	int rc;
 
-	if (verb_parse("plan", NULL,
+	if (!verb_parse("plan", NULL,
 		       "The cells a run would run, with their content keys, and the version x arch\n"
 		       "chains that share a build directory.  Lays and applies the trees like run\n"
 		       "(the keys need the step commits); builds and boots nothing.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (argc > 1 || o.shards < 0 || o.shards > 1000) {
 		g_printerr("kmatrix plan: unexpected argument (see kmatrix plan --help)\n");
 		return 2;

@@ -6,27 +6,6 @@
 #include "shard.h"
 #include "verbs.h"
 
-int verb_parse(const char *verb, const char *args, const char *summary,
-	       GOptionEntry *entries, int *argc, char ***argv)
-{
-	char *param = g_strdup_printf("%s%s%s", verb, args ? " " : "", args ? args : "");
-	GOptionContext *ctx = g_option_context_new(param);
-	GError *err = NULL;
-	gboolean ok;
-
-	g_set_prgname("kmatrix");
-	g_option_context_set_summary(ctx, summary);
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	ok = g_option_context_parse(ctx, argc, argv, &err);
-	if (!ok) {
-		g_printerr("kmatrix %s: %s (see kmatrix %s --help)\n", verb, err->message, verb);
-		g_error_free(err);
-	}
-	g_option_context_free(ctx);
-	g_free(param);
-	return ok ? 0 : 2;
-}
-
 int cmd_run(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
@@ -64,11 +43,11 @@ int cmd_run(int argc, char **argv)
 	struct plan p;
 	int rc;
 
-	if (verb_parse("run", NULL,
+	if (!verb_parse("run", NULL,
 		       "Lay, patch, configure, build, boot and test every cell (version x arch x step).\n"
 		       "Exit status: 0 every cell met its expectation, 1 some did not, 2 usage or set-up error.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (argc > 1) {
 		g_printerr("kmatrix run: unexpected argument '%s'\n", argv[1]);
 		return 2;

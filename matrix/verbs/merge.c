@@ -588,12 +588,12 @@ int cmd_merge(int argc, char **argv)
 	GError *err = NULL;
 	int rc = 0;
 
-	if (verb_parse("merge", "DIR...",
+	if (!verb_parse("merge", "DIR...",
 		       "Combine results directories (the shards of run --shard, or runs of other\n"
 		       "versions on other machines) into one that report and status read.  Refuses\n"
 		       "results whose series, expectations or test binary differ.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (!out || argc < 2) {
 		g_printerr("kmatrix merge: needs -o DIR and at least one results directory\n");
 		return 2;

@@ -158,10 +158,10 @@ int cmd_status(int argc, char **argv)
 	GError *err = NULL;
 	int rc;
 
-	if (verb_parse("status", NULL,
+	if (!verb_parse("status", NULL,
 		       "Print the grid of cached results.  Exit status, as report --format summary's: 0 every cell met (or is excluded), 1 some did not, 3 none departed but some are missing or stale.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	top = cache_project_top();
 	path = matrix ? g_strdup(matrix) : g_build_filename(top, "matrix", "matrix.conf", NULL);
 	g.m = conf_load(top, path, &err);
