@@ -9,10 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "cli.h"
+#include "fixture.h"
 #include "verbs.h"
 
 struct out {
@@ -214,6 +216,96 @@ static void test_verb_option_error(void **state)
 	out_free(&o);
 }
 
+/* status: run's checks of the selection, and --results must exist. */
+static void test_status_selection(void **state)
+{
+	struct out o = kmatrix("status", "--versions", "9.9", NULL);
+
+	assert_int_equal(o.rc, 2);
+	assert_string_equal(o.err, "kmatrix status: --versions: unknown '9.9' "
+				   "(valid: 5.10, 6.1, 6.12, 7.2)\n");
+	assert_string_equal(o.out, "");
+	out_free(&o);
+	o = kmatrix("status", "--arches", "riscv", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "--arches: unknown 'riscv' (valid: x86_64, arm64"));
+	out_free(&o);
+	o = kmatrix("status", "--steps", "", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "--steps: no name given (valid: stock, baseline"));
+	out_free(&o);
+	o = kmatrix("status", "--versions", "", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "--versions: no name given"));
+	out_free(&o);
+	o = kmatrix("status", "--results", "/nonexistent", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_string_equal(o.err, "kmatrix status: --results /nonexistent: no such directory\n");
+	assert_string_equal(o.out, "");
+	out_free(&o);
+}
+
+/* stdin from /dev/null: no terminal to ask on. */
+static int no_tty(void)
+{
+	int saved = dup(0), fd = open("/dev/null", O_RDONLY);
+
+	dup2(fd, 0);
+	close(fd);
+	return saved;
+}
+
+static void test_clean(void **state)
+{
+	char *cache = g_dir_make_tmp("kmatrix-cli-clean-XXXXXX", NULL);
+	char *build = g_build_filename(cache, "build", "5.10", NULL);
+	char *results = g_build_filename(cache, "results", "6.1", NULL);
+	int saved = no_tty();
+	struct out o;
+
+	g_mkdir_with_parents(build, 0755);
+	g_mkdir_with_parents(results, 0755);
+	o = kmatrix("--cache", cache, "clean", "--versions", "9.9", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_string_equal(o.err, "kmatrix clean: --versions: unknown '9.9' "
+				   "(valid: 5.10, 6.1, 6.12, 7.2)\n");
+	out_free(&o);
+	o = kmatrix("--cache", cache, "clean", "--versions=", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "--versions: no name given"));
+	out_free(&o);
+	/* everything, without a terminal and without --yes: refused */
+	o = kmatrix("--cache", cache, "clean", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "give --yes"));
+	assert_true(g_file_test(build, G_FILE_TEST_IS_DIR));
+	out_free(&o);
+	o = kmatrix("--cache", cache, "clean", "-n", NULL);
+	assert_int_equal(o.rc, 0);
+	assert_non_null(strstr(o.out, "would remove "));
+	assert_non_null(strstr(o.out, "/build\n"));
+	assert_non_null(strstr(o.out, "/results\n"));
+	assert_true(g_file_test(build, G_FILE_TEST_IS_DIR));
+	assert_true(g_file_test(results, G_FILE_TEST_IS_DIR));
+	out_free(&o);
+	o = kmatrix("--cache", cache, "clean", "--versions", "6.1", NULL);
+	assert_int_equal(o.rc, 0);
+	assert_false(g_file_test(results, G_FILE_TEST_EXISTS));
+	assert_true(g_file_test(build, G_FILE_TEST_IS_DIR));
+	out_free(&o);
+	o = kmatrix("--cache", cache, "clean", "--yes", NULL);
+	assert_int_equal(o.rc, 0);
+	assert_false(g_file_test(build, G_FILE_TEST_EXISTS));
+	out_free(&o);
+	dup2(saved, 0);
+	close(saved);
+	g_unsetenv("KMATRIX_CACHE");
+	fixture_rm_rf(cache);
+	g_free(build);
+	g_free(results);
+	g_free(cache);
+}
+
 static void test_wrap(void **state)
 {
 	char *w = verb_wrap("  --opt=X     one two three four five six", 30);
@@ -239,6 +331,8 @@ int main(void)
 		cmocka_unit_test(test_help_list),
 		cmocka_unit_test(test_verb_help),
 		cmocka_unit_test(test_verb_option_error),
+		cmocka_unit_test(test_status_selection),
+		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_wrap),
 	};
 
