@@ -135,6 +135,8 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->distcc = distcc_hosts(o->distcc);
 	if (p->distcc && !(p->jobs = distcc_jobs(p->distcc, p->jobs, err)))
 		return 2;
+	if (o->jobs)
+		p->jobs = o->jobs;
 	/* A distcc farm is reached over the network: the stages keep it. */
 	p->sandbox.network = p->distcc != NULL;
 	p->vruns = g_ptr_array_new();

@@ -22,6 +22,7 @@ struct plan_opts {
 	char *timings;		/* results directory the split is balanced by */
 	int shards;		/* plan: split into this many shares (0: none) */
 	char *distcc;		/* distcc host list; NULL: $KMATRIX_DISTCC_HOSTS */
+	unsigned int jobs;	/* -j: make -j; 0: nproc (distcc: its slots) */
 	char **trees;		/* --tree V=PATH@REF, NULL-terminated, or NULL */
 	char *series;		/* --series: the backport directory of a --tree */
 	gboolean no_backport;	/* port: a --tree version need not have one yet */

@@ -306,6 +306,39 @@ static void test_clean(void **state)
 	g_free(cache);
 }
 
+static void test_jobs(void **state)
+{
+	static const char *const bad[] = { "0", "x", "", "-1", "5x", "99999", NULL };
+	GError *err = NULL;
+	unsigned int j = 7;
+	struct out o;
+
+	assert_true(verb_jobs(NULL, &j, &err));
+	assert_int_equal(j, 0);
+	assert_true(verb_jobs("4", &j, &err));
+	assert_int_equal(j, 4);
+	for (int i = 0; bad[i]; i++) {
+		assert_false(verb_jobs(bad[i], &j, &err));
+		assert_non_null(strstr(err->message, "-j/--jobs"));
+		g_clear_error(&err);
+	}
+	/* -j0, -j 0 and --jobs=x: exit 2 before any work */
+	o = kmatrix("run", "-j0", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_string_equal(o.err, "kmatrix run: -j/--jobs: '0' is not a number of jobs "
+				   "from 1 to 4096\n");
+	out_free(&o);
+	o = kmatrix("bisect", "--jobs=x", "7.2", "x86_64", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "kmatrix bisect: -j/--jobs: 'x'"));
+	out_free(&o);
+	/* -j4 is read as -j 4: the next check is the selection's */
+	o = kmatrix("run", "-j4", "--versions", "9.9", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "--versions: unknown '9.9'"));
+	out_free(&o);
+}
+
 static void test_wrap(void **state)
 {
 	char *w = verb_wrap("  --opt=X     one two three four five six", 30);
@@ -333,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_verb_option_error),
 		cmocka_unit_test(test_status_selection),
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_wrap),
 	};
 

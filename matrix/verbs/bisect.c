@@ -20,6 +20,7 @@
 struct bisect_opts {
 	struct plan_opts o;
 	char *version, *arch, *test;
+	char *jobs;
 };
 
 /* The options and arguments of both verbs: FALSE when done, with *@rc. */
@@ -31,8 +32,11 @@ static bool parse(const char *verb, struct bisect_opts *b, int *argc, char ***ar
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &b->o.matrix, "Matrix definition", "FILE" },
 		{ "distcc", 0, 0, G_OPTION_ARG_STRING, &b->o.distcc,
 		  "Compile through distcc on HOSTS (default: $KMATRIX_DISTCC_HOSTS)", "HOSTS" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &b->jobs,
+		  "Run N compile jobs at once (make -jN; default: the CPUs)", "N" },
 		{ NULL }
 	};
+	GError *err = NULL;
 
 	if (!verb_parse(verb, "VERSION ARCH [TEST]",
 		       "Find the first step of VERSION on ARCH whose result departs from its\n"
@@ -41,6 +45,12 @@ static bool parse(const char *verb, struct bisect_opts *b, int *argc, char ***ar
 		return false;
 	if (*argc < 3 || *argc > 4) {
 		g_printerr("kmatrix %s: expected VERSION ARCH [TEST] (see --help)\n", verb);
+		*rc = 2;
+		return false;
+	}
+	if (!verb_jobs(b->jobs, &b->o.jobs, &err)) {
+		g_printerr("kmatrix %s: %s\n", verb, err->message);
+		g_error_free(err);
 		*rc = 2;
 		return false;
 	}
@@ -149,6 +159,8 @@ static char **self_argv(const struct bisect_opts *b, const char *verb)
 		g_ptr_array_add(a, g_strdup_printf("--matrix=%s", b->o.matrix));
 	if (b->o.distcc)
 		g_ptr_array_add(a, g_strdup_printf("--distcc=%s", b->o.distcc));
+	if (b->o.jobs)
+		g_ptr_array_add(a, g_strdup_printf("--jobs=%u", b->o.jobs));
 	g_ptr_array_add(a, g_strdup(b->version));
 	g_ptr_array_add(a, g_strdup(b->arch));
 	if (b->test)

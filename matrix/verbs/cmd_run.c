@@ -9,7 +9,12 @@
 int cmd_run(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
+	g_autofree char *jobs = NULL;
+	GError *err = NULL;
 	GOptionEntry entries[] = {
+		{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs,
+		  "Run N compile jobs at once (make -jN; default: the CPUs, with distcc "
+		  "the farm's slots)", "N" },
 		{ "versions", 0, 0, G_OPTION_ARG_STRING, &o.versions,
 		  "Kernel versions to run (comma-separated; default: all in matrix.conf)", "LIST" },
 		{ "arches", 0, 0, G_OPTION_ARG_STRING, &o.arches,
@@ -50,6 +55,11 @@ int cmd_run(int argc, char **argv)
 		return rc;
 	if (argc > 1) {
 		g_printerr("kmatrix run: unexpected argument '%s'\n", argv[1]);
+		return 2;
+	}
+	if (!verb_jobs(jobs, &o.jobs, &err)) {
+		g_printerr("kmatrix run: %s\n", err->message);
+		g_error_free(err);
 		return 2;
 	}
 	rc = plan_prepare(&p, &o);

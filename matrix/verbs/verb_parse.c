@@ -89,6 +89,52 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
+/* @c is the short name of an entry that takes a value. */
+static bool takes_value(const GOptionEntry *e, char c)
+{
+	for (; e->long_name; e++)
+		if (e->short_name == c && e->arg != G_OPTION_ARG_NONE)
+			return true;
+	return false;
+}
+
+/*
+ * "-j4" as "-j" "4", as getopt reads it (GOption takes only "-j 4").  The
+ * new argv lives until the next verb parses: verbs keep pointers into it.
+ */
+static void split_short(const GOptionEntry *entries, int *argc, char ***argv)
+{
+	static GPtrArray *args;
+	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	bool split = false;
+
+	for (int i = 0; i < *argc; i++) {
+		const char *s = (*argv)[i];
+		bool end = !strcmp(s, "--");
+
+		if (!end && i && s[0] == '-' && s[1] != '-' && s[1] && s[2] &&
+		    takes_value(entries, s[1])) {
+			g_ptr_array_add(a, g_strndup(s, 2));
+			g_ptr_array_add(a, g_strdup(s + 2));
+			split = true;
+		} else {
+			g_ptr_array_add(a, g_strdup(s));
+		}
+		for (; end && ++i < *argc;)
+			g_ptr_array_add(a, g_strdup((*argv)[i]));
+	}
+	if (!split) {
+		g_ptr_array_free(a, TRUE);
+		return;
+	}
+	g_ptr_array_add(a, NULL);
+	if (args)
+		g_ptr_array_free(args, TRUE);
+	args = a;
+	*argc = a->len - 1;
+	*argv = (char **)a->pdata;
+}
+
 bool verb_parse(const char *verb, const char *args, const char *summary,
 		GOptionEntry *entries, int *argc, char ***argv, int *rc)
 {
@@ -102,6 +148,7 @@ bool verb_parse(const char *verb, const char *args, const char *summary,
 	g_option_context_set_help_enabled(ctx, FALSE);
 	g_option_context_set_summary(ctx, summary);
 	g_option_context_add_main_entries(ctx, entries, NULL);
+	split_short(entries, argc, argv);
 	if (wants_help(*argc, *argv)) {
 		g_autofree char *raw = g_option_context_get_help(ctx, TRUE, NULL);
 		g_autofree char *text = verb_wrap(raw, VERB_WIDTH);
@@ -117,4 +164,20 @@ bool verb_parse(const char *verb, const char *args, const char *summary,
 	}
 	g_option_context_free(ctx);
 	return go;
+}
+
+gboolean verb_jobs(const char *arg, unsigned int *jobs, GError **err)
+{
+	guint64 n = 0;
+
+	*jobs = 0;
+	if (!arg)
+		return TRUE;
+	if (!g_ascii_string_to_unsigned(arg, 10, 1, 4096, &n, NULL)) {
+		g_set_error(err, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+			    "-j/--jobs: '%s' is not a number of jobs from 1 to 4096", arg);
+		return FALSE;
+	}
+	*jobs = n;
+	return TRUE;
 }

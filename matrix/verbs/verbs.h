@@ -26,6 +26,11 @@ int cmd_report(int argc, char **argv);
  */
 bool verb_parse(const char *verb, const char *args, const char *summary,
 		GOptionEntry *entries, int *argc, char ***argv, int *rc);
+/*
+ * -j/--jobs N: a whole number from 1 to 4096 into *@jobs; NULL leaves it
+ * 0 (nproc).  FALSE with @err naming the value otherwise.
+ */
+gboolean verb_jobs(const char *arg, unsigned int *jobs, GError **err);
 /* The width every help text fits in. */
 #define VERB_WIDTH 80
 /* @text with each line longer than @width wrapped under its own text. */
