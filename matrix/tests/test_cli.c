@@ -339,6 +339,28 @@ static void test_jobs(void **state)
 	out_free(&o);
 }
 
+/* One spelling per concept: --format json, --shards. */
+static void test_spellings(void **state)
+{
+	struct out o = kmatrix("plan", "--json", NULL);
+
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "Unknown option --json"));
+	out_free(&o);
+	o = kmatrix("plan", "--format", "yaml", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_string_equal(o.err, "kmatrix plan: unknown format 'yaml' (text, json)\n");
+	out_free(&o);
+	o = kmatrix("ci", "-n", "3", "gitlab", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_non_null(strstr(o.err, "Unknown option -n"));
+	out_free(&o);
+	o = kmatrix("ci", "--shards", "3", "gitlab", NULL);
+	assert_int_equal(o.rc, 0);
+	assert_non_null(strstr(o.out, "--shard"));
+	out_free(&o);
+}
+
 static void test_wrap(void **state)
 {
 	char *w = verb_wrap("  --opt=X     one two three four five six", 30);
@@ -367,6 +389,7 @@ int main(void)
 		cmocka_unit_test(test_status_selection),
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_jobs),
+		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_wrap),
 	};
 

@@ -346,7 +346,7 @@ int cmd_ci(int argc, char **argv)
 	struct ci ci = { .shards = 4 };
 	char *out = NULL;
 	GOptionEntry entries[] = {
-		{ "shards", 'n', 0, G_OPTION_ARG_INT, &ci.shards,
+		{ "shards", 0, 0, G_OPTION_ARG_INT, &ci.shards,
 		  "Number of shard jobs (default 4)", "N" },
 		{ "image", 0, 0, G_OPTION_ARG_STRING, &ci.image,
 		  "Container image of the jobs (default debian:bookworm)", "IMAGE" },

@@ -132,10 +132,12 @@ static void plan_text(const struct plan *p)
 int cmd_plan(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	gboolean as_json = FALSE;
+	g_autofree char *format = NULL;
+	bool as_json;
 	GOptionEntry entries[] = {
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
-		  "Print the plan as JSON (schema kmatrix-plan/1): cells with keys, chains", NULL },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &format,
+		  "text (default: the shards and their chains) or json (schema kmatrix-plan/1: "
+		  "cells with keys, chains)", "FORMAT" },
 		{ "shards", 0, 0, G_OPTION_ARG_INT, &o.shards,
 		  "Split the chains into N shares as run --shard I/N does", "N" },
 		{ "timings", 0, 0, G_OPTION_ARG_FILENAME, &o.timings,
@@ -162,6 +164,11 @@ int cmd_plan(int argc, char **argv)
 		g_printerr("kmatrix plan: unexpected argument (see kmatrix plan --help)\n");
 		return 2;
 	}
+	if (format && strcmp(format, "text") && strcmp(format, "json")) {
+		g_printerr("kmatrix plan: unknown format '%s' (text, json)\n", format);
+		return 2;
+	}
+	as_json = format && !strcmp(format, "json");
 	/* Planning boots nothing: a machine without QEMU can split the work. */
 	o.no_boot = TRUE;
 	rc = plan_prepare(&p, &o);
