@@ -93,7 +93,7 @@ static inline bool plan_selected(char **list, const char *name)
 /* Build p->chains from the planned steps and split them (plan-shard.c). */
 void shard_plan(struct plan *p, GHashTable *steps_by_version);
 bool plan_in_shard(const struct plan *p, const char *version, const char *arch);
-/* "kmatrix: shard I/N: <chains> (estimate S s of T s)" on stdout. */
+/* "kmatrix: shard I/N: <chains> (estimate S s of T s)" on stderr. */
 void shard_announce(const struct plan *p);
 /* What makes results of two runs comparable, into run.json (plan-shard.c). */
 void plan_identity(const struct plan *p, json_t *run);

@@ -79,8 +79,7 @@ void progress_stage(const struct cell *c, const char *stage)
 	if (P.tty)
 		draw();
 	else
-		printf("kmatrix: %s\n", P.what);
-	fflush(stdout);
+		fprintf(stderr, "kmatrix: %s\n", P.what);
 }
 
 void progress_done(const struct cell *c, const char *verdict, bool met, bool reused)
@@ -123,6 +122,6 @@ void progress_end(void)
 
 	clear_line();
 	fmt_time(el, sizeof(el), since(P.start));
-	printf("kmatrix: %d cells in %s\n", P.done, el);
+	fprintf(stderr, "kmatrix: %d cells in %s\n", P.done, el);
 	g_clear_pointer(&P.what, g_free);
 }

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "fixture.h"
+#include "progress.h"
 #include "verbs.h"
 
 struct out {
@@ -361,6 +362,43 @@ static void test_spellings(void **state)
 	out_free(&o);
 }
 
+static void run_progress(void)
+{
+	struct version_conf v = { .name = "7.2" };
+	struct arch_conf a = { .name = "x86_64" };
+	struct step st = { .id = "nice" };
+	struct cell c = { .v = &v, .a = &a, .step = &st };
+
+	progress_begin(1, 0);
+	progress_stage(&c, "apply");
+	progress_note("kmatrix: a note");
+	progress_done(&c, "pass", true, false);
+	progress_end();
+}
+
+/* Without a terminal, stage lines and notes on stderr; stdout the cells. */
+static void test_streams(void **state)
+{
+	int so, se;
+	char *po, *pe, *out, *err;
+
+	fflush(stdout);
+	fflush(stderr);
+	po = redirect(1, &so);
+	pe = redirect(2, &se);
+	run_progress();
+	fflush(stdout);
+	fflush(stderr);
+	out = restore(1, so, po);
+	err = restore(2, se, pe);
+	assert_string_equal(out, "7.2   x86_64  nice      pass             met\n");
+	assert_non_null(strstr(err, "kmatrix: 7.2 x86_64 nice: apply\n"));
+	assert_non_null(strstr(err, "kmatrix: a note\n"));
+	assert_non_null(strstr(err, "kmatrix: 1 cells in 0:00\n"));
+	g_free(out);
+	g_free(err);
+}
+
 static void test_wrap(void **state)
 {
 	char *w = verb_wrap("  --opt=X     one two three four five six", 30);
@@ -390,6 +428,7 @@ int main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_spellings),
+		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_wrap),
 	};
 

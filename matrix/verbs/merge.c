@@ -616,8 +616,8 @@ int cmd_merge(int argc, char **argv)
 		json_t *run = json_load_file(path, 0, NULL);
 		size_t planned = json_array_size(json_object_get(run, "cells"));
 
-		printf("kmatrix: merged %u of %zu planned cells from %u directories into %s\n",
-		       count_results(out, run), planned, srcs->len, out);
+		g_printerr("kmatrix: merged %u of %zu planned cells from %u directories into %s\n",
+			   count_results(out, run), planned, srcs->len, out);
 		json_decref(run);
 		g_free(path);
 	}
