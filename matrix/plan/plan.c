@@ -103,6 +103,7 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	memset(p, 0, sizeof(*p));
 	p->lock = -1;
 	p->force = o->force;
+	p->no_lay = o->no_lay;
 	p->shard_count = o->shards > 0 ? o->shards : 1;
 	p->top = cache_project_top();
 	rc = open_conf(p, o, err);
@@ -180,6 +181,12 @@ static void prepare_version(struct plan *p, struct version_run *vr)
 						draft);
 		g_printerr("kmatrix: %s: %s\n", vr->v->name, vr->setup_msg);
 		g_free(draft);
+		g_free(logdir);
+		return;
+	}
+	if (p->no_lay && (vr->unlaid = tree_unlaid(p->cache, vr->v))) {
+		g_printerr("kmatrix: %s: %s: its cells' keys are known once kmatrix run lays it\n",
+			   vr->v->name, vr->unlaid);
 		g_free(logdir);
 		return;
 	}
@@ -320,7 +327,7 @@ static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step
 	conf_qemu(a, vr->v->name, &c->qemu, NULL);
 	c->result = result_new(vr->v->name, a->name, s->id, s->index);
 	early_outcome(p, vr, c);
-	if (!c->out.verdict)
+	if (!c->out.verdict && !vr->unlaid)
 		c->key = cell_key(p, c);
 	if (s->patch)
 		copy_apply_log(p, c);
@@ -398,7 +405,7 @@ static bool excluded(struct plan *p, struct version_run *vr, const struct arch_c
 
 	if (!x)
 		return false;
-	if (x->stock_tree && !vr->setup_error && strcmp(x->stock_tree, tree)) {
+	if (x->stock_tree && !vr->setup_error && !vr->unlaid && strcmp(x->stock_tree, tree)) {
 		g_printerr("kmatrix: %s:%d: [exclude %s %s] was recorded for stock tree %.12s, "
 			   "this one is %.12s: running its cells\n", p->m->path, x->line,
 			   x->version, x->arch, x->stock_tree, tree);
@@ -595,6 +602,17 @@ static bool rejudge(const struct plan *p, struct cell *c, json_t *old)
 	return true;
 }
 
+const struct version_run *plan_vrun(const struct plan *p, const char *version)
+{
+	for (guint i = 0; i < p->vruns->len; i++) {
+		const struct version_run *vr = p->vruns->pdata[i];
+
+		if (!strcmp(vr->v->name, version))
+			return vr;
+	}
+	return NULL;
+}
+
 enum reuse cell_reusable(const struct plan *p, struct cell *c)
 {
 	char *why = NULL;
@@ -706,6 +724,7 @@ void plan_close(struct plan *p)
 			g_ptr_array_free(vr->steps, TRUE);
 		g_free(vr->tree);
 		g_free(vr->setup_msg);
+		g_free(vr->unlaid);
 		g_free(vr);
 	}
 	if (p->packs) {

@@ -28,6 +28,7 @@ struct plan_opts {
 	gboolean no_backport;	/* port: a --tree version need not have one yet */
 	gboolean force;
 	gboolean no_boot;	/* plan: nothing boots, QEMU need not be installed */
+	gboolean no_lay;	/* plan: lay no tree; a tree not laid has no keys */
 };
 
 struct version_run {
@@ -36,6 +37,7 @@ struct version_run {
 	GPtrArray *steps;	/* struct step * */
 	const char *setup_error;	/* verdict when the version cannot run */
 	char *setup_msg;
+	char *unlaid;		/* no_lay: why the tree would be laid first */
 	double lay_seconds;	/* checking (and, when needed, laying) the tree */
 	struct usage lay;
 };
@@ -46,6 +48,7 @@ struct plan {
 	char *expectations_sha;
 	char *top, *cache, *results;
 	bool force;
+	bool no_lay;		/* plan_opts.no_lay */
 	char *distcc;		/* DISTCC_HOSTS of every build; NULL: local */
 	unsigned int jobs;	/* make -j */
 	char **versions, **arches, **steps;
@@ -84,6 +87,8 @@ int plan_cells(struct plan *p);
 /* plan_open() and plan_cells(), errors printed; plan_close() it after. */
 int plan_prepare(struct plan *p, const struct plan_opts *o);
 void plan_close(struct plan *p);
+/* The version_run of @version, or NULL. */
+const struct version_run *plan_vrun(const struct plan *p, const char *version);
 /* @name is in @list, or @list is NULL (every name). */
 static inline bool plan_selected(char **list, const char *name)
 {

@@ -399,6 +399,34 @@ static void test_streams(void **state)
 	g_free(err);
 }
 
+/* plan on a fresh cache lays nothing and says what it cannot know. */
+static void test_plan_lays_nothing(void **state)
+{
+	char *cache = g_dir_make_tmp("kmatrix-cli-plan-XXXXXX", NULL);
+	char *trees = g_build_filename(cache, "trees", NULL);
+	struct out o = kmatrix("--cache", cache, "plan", "--versions", "5.10",
+			       "--arches", "x86_64", NULL);
+
+	assert_int_equal(o.rc, 0);
+	assert_non_null(strstr(o.out, "5.10/x86_64"));
+	assert_non_null(strstr(o.out, "would run: tree not laid\n"));
+	assert_non_null(strstr(o.err, "is not laid yet: its cells' keys are known once "
+				      "kmatrix run lays it"));
+	assert_false(g_file_test(trees, G_FILE_TEST_EXISTS));
+	out_free(&o);
+	o = kmatrix("--cache", cache, "plan", "--format", "json", "--versions", "5.10",
+		    "--arches", "x86_64", "--steps", "stock", NULL);
+	assert_int_equal(o.rc, 0);
+	assert_non_null(strstr(o.out, "\"unknown\": \"tree "));
+	assert_non_null(strstr(o.out, "\"key\": null"));
+	assert_false(g_file_test(trees, G_FILE_TEST_EXISTS));
+	out_free(&o);
+	g_unsetenv("KMATRIX_CACHE");
+	fixture_rm_rf(cache);
+	g_free(trees);
+	g_free(cache);
+}
+
 static void test_wrap(void **state)
 {
 	char *w = verb_wrap("  --opt=X     one two three four five six", 30);
@@ -429,6 +457,7 @@ int main(void)
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_spellings),
 		cmocka_unit_test(test_streams),
+		cmocka_unit_test(test_plan_lays_nothing),
 		cmocka_unit_test(test_wrap),
 	};
 
