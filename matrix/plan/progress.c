@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "colour.h"
 #include "progress.h"
 
 static struct {
@@ -88,8 +89,9 @@ void progress_done(const struct cell *c, const char *verdict, bool met, bool reu
 
 	clear_line();
 	fmt_time(el, sizeof(el), reused ? 0 : since(P.cell_start));
-	printf("%-5s %-7s %-9s %-16s %s%s\n", c->v->name, c->a->name, c->step->id, verdict,
-	       met ? "met" : "NOT MET", reused ? "  (cached)" : "");
+	printf("%-5s %-7s %-9s %s%-16s %s%s%s\n", c->v->name, c->a->name, c->step->id,
+	       met ? colour_good(STDOUT_FILENO) : colour_bad(STDOUT_FILENO), verdict,
+	       met ? "met" : "NOT MET", colour_off(STDOUT_FILENO), reused ? "  (cached)" : "");
 	fflush(stdout);
 	P.done++;
 	P.eta_left = MAX(P.eta_left - c->eta, 0);

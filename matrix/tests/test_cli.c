@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "cli.h"
+#include "colour.h"
 #include "fixture.h"
 #include "progress.h"
 #include "verbs.h"
@@ -122,6 +123,10 @@ static void test_global_cache(void **state)
 	o = kmatrix("--cache=", "status", NULL);
 	assert_int_equal(o.rc, 2);
 	assert_non_null(strstr(o.err, "--cache: empty"));
+	out_free(&o);
+	o = kmatrix("--color=sometimes", "status", NULL);
+	assert_int_equal(o.rc, 2);
+	assert_string_equal(o.err, "kmatrix: --color: 'sometimes' is not auto, always or never\n");
 	out_free(&o);
 	o = kmatrix("--cache", NULL);
 	assert_int_equal(o.rc, 2);
@@ -392,6 +397,20 @@ static void test_streams(void **state)
 	out = restore(1, so, po);
 	err = restore(2, se, pe);
 	assert_string_equal(out, "7.2   x86_64  nice      pass             met\n");
+	g_free(out);
+	g_free(err);
+	/* --color=always: the verdict in colour even into a file */
+	colour_set(COLOUR_ALWAYS);
+	po = redirect(1, &so);
+	pe = redirect(2, &se);
+	run_progress();
+	fflush(stdout);
+	fflush(stderr);
+	out = restore(1, so, po);
+	err = restore(2, se, pe);
+	colour_set(COLOUR_AUTO);
+	assert_string_equal(out, "7.2   x86_64  nice      \033[32mpass             met\033[m\n");
+	assert_null(strchr(err, '\033'));
 	assert_non_null(strstr(err, "kmatrix: 7.2 x86_64 nice: apply\n"));
 	assert_non_null(strstr(err, "kmatrix: a note\n"));
 	assert_non_null(strstr(err, "kmatrix: 1 cells in 0:00\n"));

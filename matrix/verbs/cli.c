@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "colour.h"
 #include "kmatrix-version.h"
 #include "run.h"
 #include "verbs.h"
@@ -90,6 +91,8 @@ static int list_verbs(FILE *f)
 	fprintf(f, "usage: kmatrix [OPTION...] <verb> [ARG...]\n\n"
 		   "Options:\n"
 		   "  --cache=DIR     the cache directory of every verb (sets KMATRIX_CACHE)\n"
+		   "  --color=WHEN    colour verdicts: auto (on a terminal, unless NO_COLOR),\n"
+		   "                  always or never\n"
 		   "  --version       print kmatrix's version\n"
 		   "  -h, --help      print this list\n\n"
 		   "Verbs:\n");
@@ -132,7 +135,7 @@ static int help(int argc, char **argv)
 }
 
 struct global {
-	char *cache;
+	char *cache, *color;
 	gboolean version, help;
 };
 
@@ -141,12 +144,14 @@ static int parse_global(struct global *g, int *argc, char ***argv)
 {
 	GOptionEntry entries[] = {
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &g->cache, NULL, "DIR" },
+		{ "color", 0, 0, G_OPTION_ARG_STRING, &g->color, NULL, "WHEN" },
 		{ "version", 0, 0, G_OPTION_ARG_NONE, &g->version, NULL, NULL },
 		{ "help", 'h', 0, G_OPTION_ARG_NONE, &g->help, NULL, NULL },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new(NULL);
 	GError *err = NULL;
+	enum colour_when when = COLOUR_AUTO;
 	int rc = -1;
 
 	g_option_context_set_help_enabled(ctx, FALSE);
@@ -160,6 +165,11 @@ static int parse_global(struct global *g, int *argc, char ***argv)
 	} else if (g->cache && !*g->cache) {
 		g_printerr("kmatrix: --cache: empty directory name\n");
 		rc = 2;
+	} else if (g->color && !colour_parse(g->color, &when)) {
+		g_printerr("kmatrix: --color: '%s' is not auto, always or never\n", g->color);
+		rc = 2;
+	} else {
+		colour_set(when);
 	}
 	g_option_context_free(ctx);
 	return rc;
@@ -193,6 +203,7 @@ int cli_main(int argc, char **argv)
 	if (rc < 0)
 		rc = apply_global(&g);
 	g_free(g.cache);
+	g_free(g.color);
 	if (rc >= 0)
 		return rc;
 	if (argc < 2)

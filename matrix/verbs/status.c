@@ -5,9 +5,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "cache.h"
+#include "colour.h"
 #include "conf.h"
 #include "key.h"
 #include "plan.h"
@@ -86,6 +88,18 @@ static const char *cell_text(struct grid *g, const char *v, const char *a,
 	return buf;
 }
 
+/* A verdict that met in green, one that did not in red, on a terminal. */
+static void print_cell(const char *text)
+{
+	const char *on = "";
+
+	if (strchr(text, '!'))
+		on = colour_bad(STDOUT_FILENO);
+	else if (strcmp(text, "-") && strcmp(text, "excluded"))
+		on = colour_good(STDOUT_FILENO);
+	printf(" %s%-18s%s", on, text, *on ? colour_off(STDOUT_FILENO) : "");
+}
+
 static void print_version(struct grid *g, const struct version_conf *v)
 {
 	GError *err = NULL;
@@ -109,7 +123,7 @@ static void print_version(struct grid *g, const struct version_conf *v)
 			struct arch_conf *a = g->m->arches->pdata[k];
 
 			if (plan_selected(g->arches, a->name))
-				printf(" %-18s", cell_text(g, v->name, a->name, st->id, buf, sizeof(buf)));
+				print_cell(cell_text(g, v->name, a->name, st->id, buf, sizeof(buf)));
 		}
 		printf("\n");
 	}
