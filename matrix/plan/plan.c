@@ -549,6 +549,22 @@ int plan_cells(struct plan *p)
 	return run_stop_signal() ? 128 + run_stop_signal() : 0;
 }
 
+void plan_opts_clear(struct plan_opts *o)
+{
+	g_free(o->versions);
+	g_free(o->arches);
+	g_free(o->steps);
+	g_free(o->cache);
+	g_free(o->results);
+	g_free(o->matrix);
+	g_free(o->shard);
+	g_free(o->timings);
+	g_free(o->distcc);
+	g_strfreev(o->trees);
+	g_free(o->series);
+	memset(o, 0, sizeof(*o));
+}
+
 int plan_prepare(struct plan *p, const struct plan_opts *o)
 {
 	GError *err = NULL;

@@ -86,6 +86,8 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err);
 int plan_cells(struct plan *p);
 /* plan_open() and plan_cells(), errors printed; plan_close() it after. */
 int plan_prepare(struct plan *p, const struct plan_opts *o);
+/* Free what the option parser allocated into @o's strings. */
+void plan_opts_clear(struct plan_opts *o);
 void plan_close(struct plan *p);
 /* The version_run of @version, or NULL. */
 const struct version_run *plan_vrun(const struct plan *p, const char *version);

@@ -168,6 +168,8 @@ static void test_failure_reason(void **state)
 	assert_int_equal(pack_initramfs(top, cache, &arch, &p, &o), -1);
 	assert_string_equal(o.verdict, "infra-error");
 	assert_string_equal(o.summary, want);
+	/* as plan.c does with a failed pack */
+	pack_clear(&p);
 	outcome_clear(&o);
 	put("guest-tests/mkinitramfs", packer, 0755);
 	g_free(want);

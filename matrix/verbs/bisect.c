@@ -23,6 +23,16 @@ struct bisect_opts {
 	char *jobs;
 };
 
+/* What the option parser allocated (versions and arches point into argv). */
+static void bisect_opts_clear(struct bisect_opts *b)
+{
+	g_free(b->o.cache);
+	g_free(b->o.results);
+	g_free(b->o.matrix);
+	g_free(b->o.distcc);
+	g_free(b->jobs);
+}
+
 /* The options and arguments of both verbs: FALSE when done, with *@rc. */
 static bool parse(const char *verb, struct bisect_opts *b, int *argc, char ***argv, int *rc)
 {
@@ -41,17 +51,21 @@ static bool parse(const char *verb, struct bisect_opts *b, int *argc, char ***ar
 	if (!verb_parse(verb, "VERSION ARCH [TEST]",
 		       "Find the first step of VERSION on ARCH whose result departs from its\n"
 		       "expectation (only TEST's result, when given), with git bisect run.",
-		       entries, argc, argv, rc))
+		       entries, argc, argv, rc)) {
+		bisect_opts_clear(b);
 		return false;
+	}
 	if (*argc < 3 || *argc > 4) {
 		g_printerr("kmatrix %s: expected VERSION ARCH [TEST] (see --help)\n", verb);
 		*rc = 2;
+		bisect_opts_clear(b);
 		return false;
 	}
 	if (!verb_jobs(b->jobs, &b->o.jobs, &err)) {
 		g_printerr("kmatrix %s: %s\n", verb, err->message);
 		g_error_free(err);
 		*rc = 2;
+		bisect_opts_clear(b);
 		return false;
 	}
 	b->version = (*argv)[1];
@@ -122,8 +136,10 @@ int cmd_bisect_step(int argc, char **argv)
 	if (!parse("bisect-step", &b, &argc, &argv, &rc))
 		return rc;
 	rc = open_plan(&b, &p);
-	if (rc)
+	if (rc) {
+		bisect_opts_clear(&b);
 		return rc == 2 ? 255 : rc;
+	}
 	head = tree_git(((struct version_run *)p.vruns->pdata[0])->tree, "rev-parse", "HEAD", NULL);
 	c = head ? cell_at(&p, head) : NULL;
 	if (!c) {
@@ -138,6 +154,7 @@ int cmd_bisect_step(int argc, char **argv)
 	}
 	g_free(head);
 	plan_close(&p);
+	bisect_opts_clear(&b);
 	/* git bisect run stops on codes above 127: usage errors must stop it too. */
 	return rc == 2 ? 255 : rc;
 }
@@ -287,8 +304,10 @@ int cmd_bisect(int argc, char **argv)
 	if (!parse("bisect", &b, &argc, &argv, &rc))
 		return rc;
 	rc = open_plan(&b, &p);
-	if (rc)
+	if (rc) {
+		bisect_opts_clear(&b);
 		return rc;
+	}
 	vr = p.vruns->pdata[0];
 	for (guint i = 0; !vr->setup_error && i < vr->steps->len; i++)
 		if (((struct step *)vr->steps->pdata[i])->commit)
@@ -301,5 +320,6 @@ int cmd_bisect(int argc, char **argv)
 		rc = run_bisect(&p, vr, &b, vr->steps->pdata[0], last);
 	}
 	plan_close(&p);
+	bisect_opts_clear(&b);
 	return rc;
 }

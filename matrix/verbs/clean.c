@@ -98,7 +98,7 @@ static gboolean confirmed(const char *cache, gboolean yes, GError **err)
 int cmd_clean(int argc, char **argv)
 {
 	gboolean trees = FALSE, ccache = FALSE, keep_results = FALSE, dry = FALSE, yes = FALSE;
-	char *cache_opt = NULL, *results_opt = NULL, *versions_opt = NULL;
+	g_autofree char *cache_opt = NULL, *results_opt = NULL, *versions_opt = NULL;
 	GOptionEntry entries[] = {
 		{ "versions", 0, 0, G_OPTION_ARG_STRING, &versions_opt, "Only these versions", "LIST" },
 		{ "trees", 0, 0, G_OPTION_ARG_NONE, &trees, "Also remove the kernel trees (re-laid from the packages)", NULL },

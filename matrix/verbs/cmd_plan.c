@@ -141,11 +141,33 @@ static void plan_text(const struct plan *p)
 	}
 }
 
+static int print_plan(struct plan_opts *o, bool as_json)
+{
+	struct plan p;
+	int rc;
+
+	/* Planning boots nothing: a machine without QEMU can split the work. */
+	o->no_boot = TRUE;
+	/* Nor lays trees: hours of disk and CPU are a run's, not a plan's. */
+	o->no_lay = TRUE;
+	rc = plan_prepare(&p, o);
+	if (!rc && as_json) {
+		json_t *j = plan_json(&p);
+
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		putchar('\n');
+		json_decref(j);
+	} else if (!rc) {
+		plan_text(&p);
+	}
+	plan_close(&p);
+	return rc;
+}
+
 int cmd_plan(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
 	g_autofree char *format = NULL;
-	bool as_json;
 	GOptionEntry entries[] = {
 		{ "format", 0, 0, G_OPTION_ARG_STRING, &format,
 		  "text (default: the shards and their chains) or json (schema kmatrix-plan/1: "
@@ -163,7 +185,6 @@ int cmd_plan(int argc, char **argv)
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &o.matrix, "Matrix definition", "FILE" },
 		{ NULL }
 	};
-	struct plan p;
 	int rc;
 
 	if (!verb_parse("plan", NULL,
@@ -171,31 +192,19 @@ int cmd_plan(int argc, char **argv)
 		       "chains that share a build directory.  Applies the steps to the laid trees\n"
 		       "like run (the keys need the step commits); lays no tree, builds and boots\n"
 		       "nothing.  The cells of a tree not laid yet would run, keys unknown.",
-		       entries, &argc, &argv, &rc))
+		       entries, &argc, &argv, &rc)) {
+		plan_opts_clear(&o);
 		return rc;
+	}
 	if (argc > 1 || o.shards < 0 || o.shards > 1000) {
 		g_printerr("kmatrix plan: unexpected argument (see kmatrix plan --help)\n");
-		return 2;
-	}
-	if (format && strcmp(format, "text") && strcmp(format, "json")) {
+		rc = 2;
+	} else if (format && strcmp(format, "text") && strcmp(format, "json")) {
 		g_printerr("kmatrix plan: unknown format '%s' (text, json)\n", format);
-		return 2;
+		rc = 2;
+	} else {
+		rc = print_plan(&o, format && !strcmp(format, "json"));
 	}
-	as_json = format && !strcmp(format, "json");
-	/* Planning boots nothing: a machine without QEMU can split the work. */
-	o.no_boot = TRUE;
-	/* Nor lays trees: hours of disk and CPU are a run's, not a plan's. */
-	o.no_lay = TRUE;
-	rc = plan_prepare(&p, &o);
-	if (!rc && as_json) {
-		json_t *j = plan_json(&p);
-
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		putchar('\n');
-		json_decref(j);
-	} else if (!rc) {
-		plan_text(&p);
-	}
-	plan_close(&p);
+	plan_opts_clear(&o);
 	return rc;
 }

@@ -6,6 +6,23 @@
 #include "shard.h"
 #include "verbs.h"
 
+static int run_plan(const struct plan_opts *o)
+{
+	struct plan p;
+	int rc = plan_prepare(&p, o);
+
+	if (!rc && !p.cells->len && !p.shard_index) {
+		g_printerr("kmatrix: nothing to run\n");
+		rc = 2;
+	}
+	if (!rc && p.shard_index)
+		shard_announce(&p);
+	if (!rc)
+		rc = pipeline_run(&p);
+	plan_close(&p);
+	return rc;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
@@ -45,32 +62,25 @@ int cmd_run(int argc, char **argv)
 		  "to use (default: the matrix's, or backports/V)", "DIR" },
 		{ NULL }
 	};
-	struct plan p;
 	int rc;
 
 	if (!verb_parse("run", NULL,
 		       "Lay, patch, configure, build, boot and test every cell (version x arch x step).\n"
 		       "Exit status: 0 every cell met its expectation, 1 some did not, 2 usage or set-up error.",
-		       entries, &argc, &argv, &rc))
+		       entries, &argc, &argv, &rc)) {
+		plan_opts_clear(&o);
 		return rc;
+	}
 	if (argc > 1) {
 		g_printerr("kmatrix run: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
-	if (!verb_jobs(jobs, &o.jobs, &err)) {
+		rc = 2;
+	} else if (!verb_jobs(jobs, &o.jobs, &err)) {
 		g_printerr("kmatrix run: %s\n", err->message);
 		g_error_free(err);
-		return 2;
-	}
-	rc = plan_prepare(&p, &o);
-	if (!rc && !p.cells->len && !p.shard_index) {
-		g_printerr("kmatrix: nothing to run\n");
 		rc = 2;
+	} else {
+		rc = run_plan(&o);
 	}
-	if (!rc && p.shard_index)
-		shard_announce(&p);
-	if (!rc)
-		rc = pipeline_run(&p);
-	plan_close(&p);
+	plan_opts_clear(&o);
 	return rc;
 }

@@ -201,8 +201,8 @@ static void grid_free(struct grid *g)
 
 int cmd_status(int argc, char **argv)
 {
-	char *cache = NULL, *results = NULL, *matrix = NULL;
-	char *versions = NULL, *arches = NULL, *steps = NULL;
+	g_autofree char *cache = NULL, *results = NULL, *matrix = NULL;
+	g_autofree char *versions = NULL, *arches = NULL, *steps = NULL;
 	GOptionEntry entries[] = {
 		{ "versions", 0, 0, G_OPTION_ARG_STRING, &versions, "Versions to show", "LIST" },
 		{ "arches", 0, 0, G_OPTION_ARG_STRING, &arches, "Architectures to show", "LIST" },

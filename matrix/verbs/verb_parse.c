@@ -100,39 +100,42 @@ static bool takes_value(const GOptionEntry *e, char c)
 
 /*
  * "-j4" as "-j" "4", as getopt reads it (GOption takes only "-j 4").  The
- * new argv lives until the next verb parses: verbs keep pointers into it.
+ * strings live until the next verb parses (verbs keep pointers into
+ * them), apart from the array GOption rearranges.
  */
 static void split_short(const GOptionEntry *entries, int *argc, char ***argv)
 {
-	static GPtrArray *args;
-	GPtrArray *a = g_ptr_array_new_with_free_func(g_free);
+	static char **owned, **view;
+	GPtrArray *a = g_ptr_array_new();
 	bool split = false;
 
 	for (int i = 0; i < *argc; i++) {
 		const char *s = (*argv)[i];
-		bool end = !strcmp(s, "--");
 
-		if (!end && i && s[0] == '-' && s[1] != '-' && s[1] && s[2] &&
-		    takes_value(entries, s[1])) {
+		if (!strcmp(s, "--")) {
+			for (; i < *argc; i++)
+				g_ptr_array_add(a, g_strdup((*argv)[i]));
+			break;
+		}
+		if (i && s[0] == '-' && s[1] != '-' && s[1] && s[2] && takes_value(entries, s[1])) {
 			g_ptr_array_add(a, g_strndup(s, 2));
 			g_ptr_array_add(a, g_strdup(s + 2));
 			split = true;
 		} else {
 			g_ptr_array_add(a, g_strdup(s));
 		}
-		for (; end && ++i < *argc;)
-			g_ptr_array_add(a, g_strdup((*argv)[i]));
-	}
-	if (!split) {
-		g_ptr_array_free(a, TRUE);
-		return;
 	}
 	g_ptr_array_add(a, NULL);
-	if (args)
-		g_ptr_array_free(args, TRUE);
-	args = a;
+	if (!split) {
+		g_strfreev((char **)g_ptr_array_free(a, FALSE));
+		return;
+	}
+	g_strfreev(owned);
+	g_free(view);
 	*argc = a->len - 1;
-	*argv = (char **)a->pdata;
+	owned = (char **)g_ptr_array_free(a, FALSE);
+	view = g_memdup2(owned, (*argc + 1) * sizeof(char *));
+	*argv = view;
 }
 
 bool verb_parse(const char *verb, const char *args, const char *summary,
