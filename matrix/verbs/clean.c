@@ -106,7 +106,7 @@ int cmd_clean(int argc, char **argv)
 		{ "keep-results", 0, 0, G_OPTION_ARG_NONE, &keep_results, "Keep the results", NULL },
 		{ "dry-run", 'n', 0, G_OPTION_ARG_NONE, &dry,
 		  "List what would be removed; remove nothing", NULL },
-		{ "yes", 'y', 0, G_OPTION_ARG_NONE, &yes,
+		{ "yes", 0, 0, G_OPTION_ARG_NONE, &yes,
 		  "Without --versions: remove every version's without asking", NULL },
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &cache_opt, "Cache directory", "DIR" },
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &results_opt, "Results directory", "DIR" },
