@@ -27,6 +27,8 @@ $(FUZZ_B)/%.o: %.c
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(FUZZ_WARN) $(PKG_CFLAGS) \
 		$(KM_INC) -MMD -MP -c -o $@ $<
 
+$(FUZZ_B)/matrix/verbs/cli.o: $(KM_VERSION_H)
+
 # An archive: each target takes only the objects it needs.
 $(FUZZ_B)/libkmatrix.a: $(FUZZ_OBJS)
 	@rm -f $@

@@ -146,3 +146,36 @@ char *stagelog_first_line(const char *log, gboolean (*match)(const char *line))
 	g_free(text);
 	return found;
 }
+
+/* The first of @lines naming a host cause, or (!@by_cause) starting with @prefix. */
+static const char *first_of(char **lines, const char *prefix, bool by_cause)
+{
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (by_cause ? stagelog_infra_cause(l) != NULL : g_str_has_prefix(l, prefix))
+			return l;
+	}
+	return NULL;
+}
+
+char *stagelog_reason(const char *log, const char *prefix)
+{
+	char *text = NULL, **lines;
+	const char *found;
+	char *why = NULL;
+
+	if (!g_file_get_contents(log, &text, NULL, NULL))
+		return NULL;
+	lines = g_strsplit(g_strchomp(text), "\n", -1);
+	found = first_of(lines, prefix, true);
+	if (!found)
+		found = first_of(lines, prefix, false);
+	if (!found && lines[0])
+		found = lines[g_strv_length(lines) - 1];
+	if (found && *g_strstrip((char *)found))
+		why = g_strdup(found);
+	g_strfreev(lines);
+	g_free(text);
+	return why;
+}

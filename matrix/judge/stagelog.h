@@ -23,6 +23,13 @@ struct stage_failure {
 const char *stagelog_infra_cause(const char *text);
 /* The first line of the file @log that @match accepts (a copy), or NULL. */
 char *stagelog_first_line(const char *log, gboolean (*match)(const char *line));
+/*
+ * The line of the failed tool's @log that explains it (a copy), or NULL
+ * for an empty or missing log: the first naming a host cause, else the
+ * first the tool said of itself (starting with @prefix, "mkinitramfs: "),
+ * else the last line.
+ */
+char *stagelog_reason(const char *log, const char *prefix);
 /* Whether a filesystem this full explains a failed write. */
 bool stagelog_space_low(const struct statvfs *s);
 /* "<dir>: 1.2 MB free of 4.2 MB, ..." when @dir's filesystem is that full, else NULL. */

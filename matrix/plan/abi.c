@@ -62,8 +62,7 @@ void abi_check(struct plan *p)
 	c.argv = (char **)argv->pdata;
 	unlink(json);
 	unlink(log);
-	printf("kmatrix: rlimit-abi over %u trees\n", argv->len - 4);
-	fflush(stdout);
+	g_printerr("kmatrix: rlimit-abi over %u trees\n", argv->len - 4);
 	rc = run_command(&c);
 	json_object_set_new(json_object_get(p->run, "usage"), "abi",
 			    result_usage_json(c.elapsed, c.used.cpu, c.used.maxrss_kb));

@@ -434,7 +434,7 @@ int pipeline_run(struct plan *p)
 	g_free(now);
 	if (!p->keep_checkout)
 		write_run_json(p);
-	printf("kmatrix: %d met, %d not met\n", pl.met, pl.unmet);
+	g_printerr("kmatrix: %d met, %d not met\n", pl.met, pl.unmet);
 	if (p->cells->len && pl.setup_errors == (int)p->cells->len) {
 		g_printerr("kmatrix: nothing could run (set-up errors above)\n");
 		return 2;

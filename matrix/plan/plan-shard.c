@@ -164,9 +164,8 @@ void shard_announce(const struct plan *p)
 		if (c->shard == p->shard_index)
 			g_string_append_printf(ids, "%s%s", ids->len ? " " : "", c->id);
 	}
-	printf("kmatrix: shard %d/%d: %s (estimate %.0f s of %.0f s; split %.12s)\n",
-	       p->shard_index, p->shard_count, ids->len ? ids->str : "no chain",
-	       p->loads[p->shard_index - 1], all, p->split);
-	fflush(stdout);
+	g_printerr("kmatrix: shard %d/%d: %s (estimate %.0f s of %.0f s; split %.12s)\n",
+		   p->shard_index, p->shard_count, ids->len ? ids->str : "no chain",
+		   p->loads[p->shard_index - 1], all, p->split);
 	g_string_free(ids, TRUE);
 }

@@ -103,6 +103,7 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	memset(p, 0, sizeof(*p));
 	p->lock = -1;
 	p->force = o->force;
+	p->no_lay = o->no_lay;
 	p->shard_count = o->shards > 0 ? o->shards : 1;
 	p->top = cache_project_top();
 	rc = open_conf(p, o, err);
@@ -135,6 +136,8 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->distcc = distcc_hosts(o->distcc);
 	if (p->distcc && !(p->jobs = distcc_jobs(p->distcc, p->jobs, err)))
 		return 2;
+	if (o->jobs)
+		p->jobs = o->jobs;
 	/* A distcc farm is reached over the network: the stages keep it. */
 	p->sandbox.network = p->distcc != NULL;
 	p->vruns = g_ptr_array_new();
@@ -178,6 +181,12 @@ static void prepare_version(struct plan *p, struct version_run *vr)
 						draft);
 		g_printerr("kmatrix: %s: %s\n", vr->v->name, vr->setup_msg);
 		g_free(draft);
+		g_free(logdir);
+		return;
+	}
+	if (p->no_lay && (vr->unlaid = tree_unlaid(p->cache, vr->v))) {
+		g_printerr("kmatrix: %s: %s: its cells' keys are known once kmatrix run lays it\n",
+			   vr->v->name, vr->unlaid);
 		g_free(logdir);
 		return;
 	}
@@ -318,7 +327,7 @@ static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step
 	conf_qemu(a, vr->v->name, &c->qemu, NULL);
 	c->result = result_new(vr->v->name, a->name, s->id, s->index);
 	early_outcome(p, vr, c);
-	if (!c->out.verdict)
+	if (!c->out.verdict && !vr->unlaid)
 		c->key = cell_key(p, c);
 	if (s->patch)
 		copy_apply_log(p, c);
@@ -396,7 +405,7 @@ static bool excluded(struct plan *p, struct version_run *vr, const struct arch_c
 
 	if (!x)
 		return false;
-	if (x->stock_tree && !vr->setup_error && strcmp(x->stock_tree, tree)) {
+	if (x->stock_tree && !vr->setup_error && !vr->unlaid && strcmp(x->stock_tree, tree)) {
 		g_printerr("kmatrix: %s:%d: [exclude %s %s] was recorded for stock tree %.12s, "
 			   "this one is %.12s: running its cells\n", p->m->path, x->line,
 			   x->version, x->arch, x->stock_tree, tree);
@@ -540,6 +549,22 @@ int plan_cells(struct plan *p)
 	return run_stop_signal() ? 128 + run_stop_signal() : 0;
 }
 
+void plan_opts_clear(struct plan_opts *o)
+{
+	g_free(o->versions);
+	g_free(o->arches);
+	g_free(o->steps);
+	g_free(o->cache);
+	g_free(o->results);
+	g_free(o->matrix);
+	g_free(o->shard);
+	g_free(o->timings);
+	g_free(o->distcc);
+	g_strfreev(o->trees);
+	g_free(o->series);
+	memset(o, 0, sizeof(*o));
+}
+
 int plan_prepare(struct plan *p, const struct plan_opts *o)
 {
 	GError *err = NULL;
@@ -591,6 +616,17 @@ static bool rejudge(const struct plan *p, struct cell *c, json_t *old)
 	g_free(text);
 	g_free(log);
 	return true;
+}
+
+const struct version_run *plan_vrun(const struct plan *p, const char *version)
+{
+	for (guint i = 0; i < p->vruns->len; i++) {
+		const struct version_run *vr = p->vruns->pdata[i];
+
+		if (!strcmp(vr->v->name, version))
+			return vr;
+	}
+	return NULL;
 }
 
 enum reuse cell_reusable(const struct plan *p, struct cell *c)
@@ -704,6 +740,7 @@ void plan_close(struct plan *p)
 			g_ptr_array_free(vr->steps, TRUE);
 		g_free(vr->tree);
 		g_free(vr->setup_msg);
+		g_free(vr->unlaid);
 		g_free(vr);
 	}
 	if (p->packs) {

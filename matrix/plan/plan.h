@@ -22,11 +22,13 @@ struct plan_opts {
 	char *timings;		/* results directory the split is balanced by */
 	int shards;		/* plan: split into this many shares (0: none) */
 	char *distcc;		/* distcc host list; NULL: $KMATRIX_DISTCC_HOSTS */
+	unsigned int jobs;	/* -j: make -j; 0: nproc (distcc: its slots) */
 	char **trees;		/* --tree V=PATH@REF, NULL-terminated, or NULL */
 	char *series;		/* --series: the backport directory of a --tree */
 	gboolean no_backport;	/* port: a --tree version need not have one yet */
 	gboolean force;
 	gboolean no_boot;	/* plan: nothing boots, QEMU need not be installed */
+	gboolean no_lay;	/* plan: lay no tree; a tree not laid has no keys */
 };
 
 struct version_run {
@@ -35,6 +37,7 @@ struct version_run {
 	GPtrArray *steps;	/* struct step * */
 	const char *setup_error;	/* verdict when the version cannot run */
 	char *setup_msg;
+	char *unlaid;		/* no_lay: why the tree would be laid first */
 	double lay_seconds;	/* checking (and, when needed, laying) the tree */
 	struct usage lay;
 };
@@ -45,6 +48,7 @@ struct plan {
 	char *expectations_sha;
 	char *top, *cache, *results;
 	bool force;
+	bool no_lay;		/* plan_opts.no_lay */
 	char *distcc;		/* DISTCC_HOSTS of every build; NULL: local */
 	unsigned int jobs;	/* make -j */
 	char **versions, **arches, **steps;
@@ -82,7 +86,11 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err);
 int plan_cells(struct plan *p);
 /* plan_open() and plan_cells(), errors printed; plan_close() it after. */
 int plan_prepare(struct plan *p, const struct plan_opts *o);
+/* Free what the option parser allocated into @o's strings. */
+void plan_opts_clear(struct plan_opts *o);
 void plan_close(struct plan *p);
+/* The version_run of @version, or NULL. */
+const struct version_run *plan_vrun(const struct plan *p, const char *version);
 /* @name is in @list, or @list is NULL (every name). */
 static inline bool plan_selected(char **list, const char *name)
 {
@@ -92,7 +100,7 @@ static inline bool plan_selected(char **list, const char *name)
 /* Build p->chains from the planned steps and split them (plan-shard.c). */
 void shard_plan(struct plan *p, GHashTable *steps_by_version);
 bool plan_in_shard(const struct plan *p, const char *version, const char *arch);
-/* "kmatrix: shard I/N: <chains> (estimate S s of T s)" on stdout. */
+/* "kmatrix: shard I/N: <chains> (estimate S s of T s)" on stderr. */
 void shard_announce(const struct plan *p);
 /* What makes results of two runs comparable, into run.json (plan-shard.c). */
 void plan_identity(const struct plan *p, json_t *run);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "colour.h"
 #include "progress.h"
 
 static struct {
@@ -79,8 +80,7 @@ void progress_stage(const struct cell *c, const char *stage)
 	if (P.tty)
 		draw();
 	else
-		printf("kmatrix: %s\n", P.what);
-	fflush(stdout);
+		fprintf(stderr, "kmatrix: %s\n", P.what);
 }
 
 void progress_done(const struct cell *c, const char *verdict, bool met, bool reused)
@@ -89,8 +89,9 @@ void progress_done(const struct cell *c, const char *verdict, bool met, bool reu
 
 	clear_line();
 	fmt_time(el, sizeof(el), reused ? 0 : since(P.cell_start));
-	printf("%-5s %-7s %-9s %-16s %s%s\n", c->v->name, c->a->name, c->step->id, verdict,
-	       met ? "met" : "NOT MET", reused ? "  (cached)" : "");
+	printf("%-5s %-7s %-9s %s%-16s %s%s%s\n", c->v->name, c->a->name, c->step->id,
+	       met ? colour_good(STDOUT_FILENO) : colour_bad(STDOUT_FILENO), verdict,
+	       met ? "met" : "NOT MET", colour_off(STDOUT_FILENO), reused ? "  (cached)" : "");
 	fflush(stdout);
 	P.done++;
 	P.eta_left = MAX(P.eta_left - c->eta, 0);
@@ -123,6 +124,6 @@ void progress_end(void)
 
 	clear_line();
 	fmt_time(el, sizeof(el), since(P.start));
-	printf("kmatrix: %d cells in %s\n", P.done, el);
+	fprintf(stderr, "kmatrix: %d cells in %s\n", P.done, el);
 	g_clear_pointer(&P.what, g_free);
 }

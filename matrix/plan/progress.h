@@ -2,7 +2,8 @@
 /*
  * Progress of a run: on a terminal one live line (cell, stage, elapsed,
  * ETA of the whole run from earlier runs' timings); otherwise one plain
- * line per stage and per finished cell.
+ * line per stage.  Those and the notes go to stderr; stdout carries only
+ * the product, one line per finished cell.
  */
 #ifndef KMATRIX_PROGRESS_H
 #define KMATRIX_PROGRESS_H

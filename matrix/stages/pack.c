@@ -5,6 +5,7 @@
 
 #include "key.h"
 #include "pack.h"
+#include "stagelog.h"
 #include "run.h"
 
 /*
@@ -220,8 +221,13 @@ static int pack_new(const char *top, const char *cache, const char *dir,
 
 	unlink(log);
 	if (run_packer(top, a, p, tmp, sources, log, cache) != 0) {
-		outcome_set(o, "infra-error", "guest-tests/mkinitramfs %s failed", a->name);
+		/* the warning a run prints: why, and where the rest is */
+		char *why = stagelog_reason(log, "mkinitramfs: ");
+
+		outcome_set(o, "infra-error", "guest-tests/mkinitramfs %s failed%s%s (log: %s)",
+			    a->name, why ? ": " : "", why ? why : "", log);
 		outcome_add_log(o, log, 15, true);
+		g_free(why);
 	} else if (store(dir, a, tmp, p) < 0) {
 		outcome_set(o, "infra-error", "cannot store the initramfs in %s", dir);
 	} else {

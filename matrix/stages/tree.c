@@ -590,6 +590,57 @@ static void remove_stale_locks(const char *dir)
 	g_free(git);
 }
 
+static char *git_unlaid(const struct version_conf *v, const char *dir)
+{
+	char *ref = g_strconcat(v->ref, "^{commit}", NULL);
+	char *commit = git_in(v->git, "rev-parse", "-q", "--verify", ref);
+	char *common = commit ? git_in(v->git, "rev-parse", "--path-format=absolute",
+				       "--git-common-dir", NULL) : NULL;
+	char *objects = common ? g_build_filename(common, "objects", NULL) : NULL;
+	char *source = git_in(dir, "config", "kmatrix.source", NULL, NULL);
+	char *have = git_in(dir, "rev-parse", "-q", "--verify", "stock^{commit}");
+	char *why = NULL;
+
+	if (objects && (!source || strcmp(source, objects)))
+		why = g_strdup_printf("tree %s is not laid yet (from %s at %s)", dir, v->git,
+				      v->ref);
+	else if (objects && (!have || strcmp(have, commit)))
+		why = g_strdup_printf("tree %s is at %.12s, %s moved to %.12s", dir,
+				      have ? have : "nothing", v->ref, commit);
+	g_free(ref);
+	g_free(commit);
+	g_free(common);
+	g_free(objects);
+	g_free(source);
+	g_free(have);
+	return why;
+}
+
+char *tree_unlaid(const char *cache, const struct version_conf *v)
+{
+	char *dir = tree_dir(cache, v->name);
+	char *pkgver = NULL, *have = NULL, *why = NULL;
+
+	if (v->git) {
+		why = git_unlaid(v, dir);
+		g_free(dir);
+		return why;
+	}
+	pkgver = v->package ? package_version(v->package) : NULL;
+	if (pkgver && g_file_test(v->tarball, G_FILE_TEST_IS_REGULAR)) {
+		have = tree_stock_version(dir);
+		if (!have)
+			why = g_strdup_printf("tree %s is not laid yet", dir);
+		else if (strcmp(have, pkgver))
+			why = g_strdup_printf("tree %s is of %s %s, the installed one is %s", dir,
+					      v->package, have, pkgver);
+	}
+	g_free(have);
+	g_free(pkgver);
+	g_free(dir);
+	return why;
+}
+
 enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 			     char **msg)
 {

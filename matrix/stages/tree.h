@@ -25,6 +25,13 @@ char *tree_dir(const char *cache, const char *version);
  */
 enum tree_state tree_prepare(const char *cache, const struct version_conf *v,
 			     char **msg);
+/*
+ * Why tree_prepare() would lay (or re-lay, or check out anew) @v's tree:
+ * "not laid yet", another package version, a ref that moved; NULL when
+ * it would only check it (a missing package is its set-up error, not a
+ * laying).  Reads and writes nothing of the cache: kmatrix plan asks.
+ */
+char *tree_unlaid(const char *cache, const struct version_conf *v);
 /* The documented procedure itself: @dir must not exist; 0 on success. */
 int tree_lay(const char *dir, const char *tarball, const char *package,
 	     const char *pkgver, const char *log);

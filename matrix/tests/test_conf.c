@@ -496,6 +496,15 @@ static void test_conf_pick(void **state)
 	assert_string_equal(err->message,
 			    "--versions: unknown '9.9' (valid: 5.10, 6.1, 7.2)");
 	g_clear_error(&err);
+	/* an empty list is an error, not "all" */
+	assert_false(conf_pick("--versions", "", known, &out, &err));
+	assert_string_equal(err->message,
+			    "--versions: no name given (valid: 5.10, 6.1, 7.2)");
+	assert_null(out);
+	g_clear_error(&err);
+	assert_false(conf_pick("--steps", " ", known, &out, &err));
+	assert_non_null(strstr(err->message, "no name given"));
+	g_clear_error(&err);
 	assert_false(conf_pick("--arches", ",", known, &out, &err));
 	assert_string_equal(err->message,
 			    "--arches: no name given (valid: 5.10, 6.1, 7.2)");

@@ -154,10 +154,33 @@ static void test_reuse(void **state)
 	g_free(first);
 }
 
+/* A failed pack says why, from its log, and where the log is. */
+static void test_failure_reason(void **state)
+{
+	struct pack p;
+	struct outcome o = { 0 };
+	char *log = g_build_filename(cache, "initramfs", "x86_64.pack.log", NULL);
+	char *want = g_strdup_printf("guest-tests/mkinitramfs x86_64 failed: mkinitramfs: no "
+				     "amd64 root /srv/none (tools/setup-host) (log: %s)", log);
+
+	put("guest-tests/mkinitramfs", "#!/bin/sh\necho packing\n"
+	    "echo 'mkinitramfs: no amd64 root /srv/none (tools/setup-host)' >&2\nexit 1\n", 0755);
+	assert_int_equal(pack_initramfs(top, cache, &arch, &p, &o), -1);
+	assert_string_equal(o.verdict, "infra-error");
+	assert_string_equal(o.summary, want);
+	/* as plan.c does with a failed pack */
+	pack_clear(&p);
+	outcome_clear(&o);
+	put("guest-tests/mkinitramfs", packer, 0755);
+	g_free(want);
+	g_free(log);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reuse),
+		cmocka_unit_test(test_failure_reason),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fixture.h"
@@ -209,6 +210,39 @@ static void test_missing_log(void **state)
 	outcome_clear(&o);
 }
 
+/* The line of a failed tool's log that says why. */
+static void test_reason(void **state)
+{
+	char *dir = g_dir_make_tmp("kmatrix-stagelog-XXXXXX", NULL);
+	char *log = g_build_filename(dir, "x.log", NULL);
+	char *why;
+
+	assert_null(stagelog_reason(log, "mkinitramfs: "));
+	assert_true(g_file_set_contents(log, "", -1, NULL));
+	assert_null(stagelog_reason(log, "mkinitramfs: "));
+	/* the tool's own word over the last line */
+	assert_true(g_file_set_contents(log, "copying\nmkinitramfs: no arm64 root /srv/r "
+					"(tools/setup-host)\nexit 1\n", -1, NULL));
+	why = stagelog_reason(log, "mkinitramfs: ");
+	assert_string_equal(why, "mkinitramfs: no arm64 root /srv/r (tools/setup-host)");
+	g_free(why);
+	/* a host cause over the tool's word */
+	assert_true(g_file_set_contents(log, "mkinitramfs: cpio failed\n"
+					"cpio: write error: No space left on device\n", -1, NULL));
+	why = stagelog_reason(log, "mkinitramfs: ");
+	assert_string_equal(why, "cpio: write error: No space left on device");
+	g_free(why);
+	/* neither: the last line */
+	assert_true(g_file_set_contents(log, "one\ntwo\n\n", -1, NULL));
+	why = stagelog_reason(log, "mkinitramfs: ");
+	assert_string_equal(why, "two");
+	g_free(why);
+	unlink(log);
+	rmdir(dir);
+	g_free(log);
+	g_free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_link_disk_full),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_missing_log),
+		cmocka_unit_test(test_reason),
 		cmocka_unit_test(test_silent_short_write),
 		cmocka_unit_test(test_space_low),
 	};

@@ -416,6 +416,53 @@ static void test_git_tree(void **state)
 	g_free(repo);
 }
 
+/* What kmatrix plan asks: would the tree be laid?  Asking lays nothing. */
+static void test_unlaid(void **state)
+{
+	char *repo = make_repo("plan-linux"), *cache = g_build_filename(dir, "pcache", NULL);
+	struct version_conf v = { .name = "9.9", .git = repo, .ref = "v9.9.1" };
+	struct version_conf pkg = { .name = "9.8", .package = "linux-source-9.8",
+				    .tarball = tarball };
+	char *tree = tree_dir(cache, "9.9"), *pcache = fake_dpkg(), *ptree, *why, *msg = NULL;
+
+	why = tree_unlaid(cache, &v);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "is not laid yet"));
+	assert_false(g_file_test(tree, G_FILE_TEST_EXISTS));
+	g_free(why);
+	assert_int_equal(tree_prepare(cache, &v, &msg), TREE_READY);
+	assert_null(tree_unlaid(cache, &v));
+	v.ref = "v9.9.2";
+	why = tree_unlaid(cache, &v);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "v9.9.2 moved to"));
+	g_free(why);
+
+	/* a package's tree: not laid, laid, then another package version */
+	ptree = tree_dir(pcache, "9.8");
+	g_setenv("FAKE_PKGVER", "9.8.1-1", TRUE);
+	why = tree_unlaid(pcache, &pkg);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "is not laid yet"));
+	assert_false(g_file_test(ptree, G_FILE_TEST_EXISTS));
+	g_free(why);
+	assert_int_equal(tree_prepare(pcache, &pkg, &msg), TREE_READY);
+	assert_null(tree_unlaid(pcache, &pkg));
+	g_setenv("FAKE_PKGVER", "9.8.1-2", TRUE);
+	why = tree_unlaid(pcache, &pkg);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "9.8.1-1, the installed one is 9.8.1-2"));
+	g_free(why);
+	/* not installed: tree_prepare's set-up error, nothing to lay */
+	g_unsetenv("FAKE_PKGVER");
+	assert_null(tree_unlaid(pcache, &pkg));
+	g_free(ptree);
+	g_free(pcache);
+	g_free(tree);
+	g_free(cache);
+	g_free(repo);
+}
+
 static void assert_setup_error(const char *cache, const char *repo, const char *ref,
 			       const char *want)
 {
@@ -462,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_damage_line),
 		cmocka_unit_test(test_lay_fails),
 		cmocka_unit_test(test_git_tree),
+		cmocka_unit_test(test_unlaid),
 		cmocka_unit_test(test_git_errors),
 	};
 

@@ -20,9 +20,21 @@
 struct bisect_opts {
 	struct plan_opts o;
 	char *version, *arch, *test;
+	char *jobs;
 };
 
-static int parse(const char *verb, struct bisect_opts *b, int *argc, char ***argv)
+/* What the option parser allocated (versions and arches point into argv). */
+static void bisect_opts_clear(struct bisect_opts *b)
+{
+	g_free(b->o.cache);
+	g_free(b->o.results);
+	g_free(b->o.matrix);
+	g_free(b->o.distcc);
+	g_free(b->jobs);
+}
+
+/* The options and arguments of both verbs: FALSE when done, with *@rc. */
+static bool parse(const char *verb, struct bisect_opts *b, int *argc, char ***argv, int *rc)
 {
 	GOptionEntry entries[] = {
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &b->o.cache, "Cache directory", "DIR" },
@@ -30,24 +42,38 @@ static int parse(const char *verb, struct bisect_opts *b, int *argc, char ***arg
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &b->o.matrix, "Matrix definition", "FILE" },
 		{ "distcc", 0, 0, G_OPTION_ARG_STRING, &b->o.distcc,
 		  "Compile through distcc on HOSTS (default: $KMATRIX_DISTCC_HOSTS)", "HOSTS" },
+		{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &b->jobs,
+		  "Run N compile jobs at once (make -jN; default: the CPUs)", "N" },
 		{ NULL }
 	};
+	GError *err = NULL;
 
-	if (verb_parse(verb, "VERSION ARCH [TEST]",
+	if (!verb_parse(verb, "VERSION ARCH [TEST]",
 		       "Find the first step of VERSION on ARCH whose result departs from its\n"
 		       "expectation (only TEST's result, when given), with git bisect run.",
-		       entries, argc, argv))
-		return 2;
+		       entries, argc, argv, rc)) {
+		bisect_opts_clear(b);
+		return false;
+	}
 	if (*argc < 3 || *argc > 4) {
 		g_printerr("kmatrix %s: expected VERSION ARCH [TEST] (see --help)\n", verb);
-		return 2;
+		*rc = 2;
+		bisect_opts_clear(b);
+		return false;
+	}
+	if (!verb_jobs(b->jobs, &b->o.jobs, &err)) {
+		g_printerr("kmatrix %s: %s\n", verb, err->message);
+		g_error_free(err);
+		*rc = 2;
+		bisect_opts_clear(b);
+		return false;
 	}
 	b->version = (*argv)[1];
 	b->arch = (*argv)[2];
 	b->test = *argc == 4 ? (*argv)[3] : NULL;
 	b->o.versions = b->version;
 	b->o.arches = b->arch;
-	return 0;
+	return true;
 }
 
 /* 0 met, 1 departed, BISECT_SKIP cannot tell. */
@@ -105,13 +131,15 @@ int cmd_bisect_step(int argc, char **argv)
 	struct plan p;
 	struct cell *c;
 	char *head;
-	int rc = parse("bisect-step", &b, &argc, &argv);
+	int rc;
 
-	if (rc)
+	if (!parse("bisect-step", &b, &argc, &argv, &rc))
 		return rc;
 	rc = open_plan(&b, &p);
-	if (rc)
+	if (rc) {
+		bisect_opts_clear(&b);
 		return rc == 2 ? 255 : rc;
+	}
 	head = tree_git(((struct version_run *)p.vruns->pdata[0])->tree, "rev-parse", "HEAD", NULL);
 	c = head ? cell_at(&p, head) : NULL;
 	if (!c) {
@@ -126,6 +154,7 @@ int cmd_bisect_step(int argc, char **argv)
 	}
 	g_free(head);
 	plan_close(&p);
+	bisect_opts_clear(&b);
 	/* git bisect run stops on codes above 127: usage errors must stop it too. */
 	return rc == 2 ? 255 : rc;
 }
@@ -147,6 +176,8 @@ static char **self_argv(const struct bisect_opts *b, const char *verb)
 		g_ptr_array_add(a, g_strdup_printf("--matrix=%s", b->o.matrix));
 	if (b->o.distcc)
 		g_ptr_array_add(a, g_strdup_printf("--distcc=%s", b->o.distcc));
+	if (b->o.jobs)
+		g_ptr_array_add(a, g_strdup_printf("--jobs=%u", b->o.jobs));
 	g_ptr_array_add(a, g_strdup(b->version));
 	g_ptr_array_add(a, g_strdup(b->arch));
 	if (b->test)
@@ -268,13 +299,15 @@ int cmd_bisect(int argc, char **argv)
 	struct plan p;
 	struct version_run *vr;
 	const struct step *last = NULL;
-	int rc = parse("bisect", &b, &argc, &argv);
+	int rc;
 
-	if (rc)
+	if (!parse("bisect", &b, &argc, &argv, &rc))
 		return rc;
 	rc = open_plan(&b, &p);
-	if (rc)
+	if (rc) {
+		bisect_opts_clear(&b);
 		return rc;
+	}
 	vr = p.vruns->pdata[0];
 	for (guint i = 0; !vr->setup_error && i < vr->steps->len; i++)
 		if (((struct step *)vr->steps->pdata[i])->commit)
@@ -287,5 +320,6 @@ int cmd_bisect(int argc, char **argv)
 		rc = run_bisect(&p, vr, &b, vr->steps->pdata[0], last);
 	}
 	plan_close(&p);
+	bisect_opts_clear(&b);
 	return rc;
 }

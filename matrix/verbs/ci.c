@@ -346,7 +346,7 @@ int cmd_ci(int argc, char **argv)
 	struct ci ci = { .shards = 4 };
 	char *out = NULL;
 	GOptionEntry entries[] = {
-		{ "shards", 'n', 0, G_OPTION_ARG_INT, &ci.shards,
+		{ "shards", 0, 0, G_OPTION_ARG_INT, &ci.shards,
 		  "Number of shard jobs (default 4)", "N" },
 		{ "image", 0, 0, G_OPTION_ARG_STRING, &ci.image,
 		  "Container image of the jobs (default debian:bookworm)", "IMAGE" },
@@ -360,12 +360,12 @@ int cmd_ci(int argc, char **argv)
 	GError *err = NULL;
 	int rc = 0;
 
-	if (verb_parse("ci", "gitlab|github",
+	if (!verb_parse("ci", "gitlab|github",
 		       "Write a pipeline that runs the matrix as N shards on the CI's job matrix\n"
 		       "(kmatrix run --shard I/N), then merges the shards and writes the report.\n"
 		       "gitlab: a child pipeline (parallel:matrix); github: a workflow (strategy.matrix).",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (argc != 2 || (strcmp(argv[1], "gitlab") && strcmp(argv[1], "github")) ||
 	    ci.shards < 1 || ci.shards > 200) {
 		g_printerr("kmatrix ci: takes gitlab or github and 1 <= --shards <= 200\n");

@@ -145,12 +145,12 @@ int cmd_conf(int argc, char **argv)
 	GError *err = NULL;
 	int rc;
 
-	if (verb_parse("conf", "versions|arches|version V [KEY]|arch A [KEY]|steps V",
+	if (!verb_parse("conf", "versions|arches|version V [KEY]|arch A [KEY]|steps V",
 		       "The matrix as kmatrix reads it, one value per line; paths absolute.\n"
 		       "Nothing is laid or built.  Exit status: 0, 1 a step's patch is missing,\n"
 		       "2 usage or a matrix that does not load.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (argc < 2)
 		return usage();
 	top = cache_project_top();

@@ -2,8 +2,10 @@
 /*
  * kmatrix plan: what a run would do, without building anything: the cells
  * with their content keys (computed exactly as run computes them, so the
- * trees are laid and the steps applied first), the chains of one version x
+ * steps are applied to the laid trees first), the chains of one version x
  * arch that share a build directory, and with --shards N how they split.
+ * It lays no tree: the cells of a version whose tree is not laid (or would
+ * be laid again) would run, and their keys are not known yet.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +66,11 @@ static json_t *cell_json(struct plan *p, guint i)
 			      "key", jstr_or_null(c->key), "build_key", jstr_or_null(c->build_key));
 
 	json_object_set_new(o, "recorded_seconds", rec >= 0 ? json_real(rec) : json_null());
-	if (c->out.verdict) {
+	if (plan_vrun(p, c->v->name)->unlaid) {
+		/* nothing laid, nothing known: a run lays it and runs the cell */
+		json_object_set_new(o, "reuse", json_string("run"));
+		json_object_set_new(o, "unknown", json_string(plan_vrun(p, c->v->name)->unlaid));
+	} else if (c->out.verdict) {
 		/* Decided before any build: no key, the verdict is known now. */
 		json_t *d = json_pack("{s:s, s:s}", "verdict", c->out.verdict,
 				      "summary", c->out.summary ? c->out.summary : "");
@@ -122,20 +128,50 @@ static void plan_text(const struct plan *p)
 		for (guint i = 0; i < p->chains->len; i++) {
 			const struct shard_chain *c = p->chains->pdata[i];
 
-			if (c->shard == s)
-				printf("  %-16s %2u steps  %6.0f s (%d recorded)\n", c->id,
-				       c->steps->len, c->seconds, c->recorded);
+			const struct version_run *vr = plan_vrun(p, c->version);
+
+			if (c->shard != s)
+				continue;
+			printf("  %-16s %2u steps  %6.0f s (%d recorded)", c->id,
+			       c->steps->len, c->seconds, c->recorded);
+			if (vr && vr->unlaid)
+				printf("  would run: tree not laid");
+			printf("\n");
 		}
 	}
+}
+
+static int print_plan(struct plan_opts *o, bool as_json)
+{
+	struct plan p;
+	int rc;
+
+	/* Planning boots nothing: a machine without QEMU can split the work. */
+	o->no_boot = TRUE;
+	/* Nor lays trees: hours of disk and CPU are a run's, not a plan's. */
+	o->no_lay = TRUE;
+	rc = plan_prepare(&p, o);
+	if (!rc && as_json) {
+		json_t *j = plan_json(&p);
+
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		putchar('\n');
+		json_decref(j);
+	} else if (!rc) {
+		plan_text(&p);
+	}
+	plan_close(&p);
+	return rc;
 }
 
 int cmd_plan(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
-	gboolean as_json = FALSE;
+	g_autofree char *format = NULL;
 	GOptionEntry entries[] = {
-		{ "json", 0, 0, G_OPTION_ARG_NONE, &as_json,
-		  "Print the plan as JSON (schema kmatrix-plan/1): cells with keys, chains", NULL },
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &format,
+		  "text (default: the shards and their chains) or json (schema kmatrix-plan/1: "
+		  "cells with keys, chains)", "FORMAT" },
 		{ "shards", 0, 0, G_OPTION_ARG_INT, &o.shards,
 		  "Split the chains into N shares as run --shard I/N does", "N" },
 		{ "timings", 0, 0, G_OPTION_ARG_FILENAME, &o.timings,
@@ -149,31 +185,26 @@ int cmd_plan(int argc, char **argv)
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &o.matrix, "Matrix definition", "FILE" },
 		{ NULL }
 	};
-	struct plan p;
 	int rc;
 
-	if (verb_parse("plan", NULL,
+	if (!verb_parse("plan", NULL,
 		       "The cells a run would run, with their content keys, and the version x arch\n"
-		       "chains that share a build directory.  Lays and applies the trees like run\n"
-		       "(the keys need the step commits); builds and boots nothing.",
-		       entries, &argc, &argv))
-		return 2;
+		       "chains that share a build directory.  Applies the steps to the laid trees\n"
+		       "like run (the keys need the step commits); lays no tree, builds and boots\n"
+		       "nothing.  The cells of a tree not laid yet would run, keys unknown.",
+		       entries, &argc, &argv, &rc)) {
+		plan_opts_clear(&o);
+		return rc;
+	}
 	if (argc > 1 || o.shards < 0 || o.shards > 1000) {
 		g_printerr("kmatrix plan: unexpected argument (see kmatrix plan --help)\n");
-		return 2;
+		rc = 2;
+	} else if (format && strcmp(format, "text") && strcmp(format, "json")) {
+		g_printerr("kmatrix plan: unknown format '%s' (text, json)\n", format);
+		rc = 2;
+	} else {
+		rc = print_plan(&o, format && !strcmp(format, "json"));
 	}
-	/* Planning boots nothing: a machine without QEMU can split the work. */
-	o.no_boot = TRUE;
-	rc = plan_prepare(&p, &o);
-	if (!rc && as_json) {
-		json_t *j = plan_json(&p);
-
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		putchar('\n');
-		json_decref(j);
-	} else if (!rc) {
-		plan_text(&p);
-	}
-	plan_close(&p);
+	plan_opts_clear(&o);
 	return rc;
 }

@@ -55,12 +55,13 @@ static render_fn renderer(const char *format)
 	return NULL;
 }
 
-static int parse_opts(int argc, char **argv, struct opts *o)
+/* FALSE when the verb is done: *@rc is 0 after --help, 2 after an error. */
+static bool parse_opts(int argc, char **argv, struct opts *o, int *rc)
 {
 	GOptionEntry entries[] = {
-		{ "format", 'f', 0, G_OPTION_ARG_STRING, &o->format,
+		{ "format", 0, 0, G_OPTION_ARG_STRING, &o->format,
 		  "md (default), html, junit, json, summary or kcidb", "FORMAT" },
-		{ "against", 'a', 0, G_OPTION_ARG_FILENAME, &o->against,
+		{ "against", 0, 0, G_OPTION_ARG_FILENAME, &o->against,
 		  "an earlier run: its results directory or its JSON report", "RUN" },
 		{ "timing-share", 0, 0, G_OPTION_ARG_DOUBLE, &o->share,
 		  "with --against, list cells whose time changed by more than this percentage (default 25)",
@@ -78,33 +79,30 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		  "URL" },
 		{ NULL }
 	};
-	GOptionContext *ctx = g_option_context_new("- the matrix's results as a report");
-	GError *err = NULL;
-	gboolean ok;
 	char *why;
 
 	o->share = 25;
-	g_set_prgname("kmatrix report");
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	g_option_context_set_description(ctx,
-		"Reads <results>/run.json and the per-cell results; planned cells without a\n"
-		"usable result are listed as missing.  The JSON schema is in matrix/REPORT-SCHEMA.md.\n"
-		"Exit status: 0 written, 2 usage or read error; with --format summary, 0 ship,\n"
-		"1 blocked (a cell did not meet its expectation), 3 incomplete (missing or stale).");
-	ok = g_option_context_parse(ctx, &argc, &argv, &err);
-	g_option_context_free(ctx);
-	if (!ok || argc > 1) {
-		fprintf(stderr, "kmatrix report: %s\n",
-			err ? err->message : "unexpected argument");
-		g_clear_error(&err);
-		return -1;
+	*rc = 2;
+	if (!verb_parse("report", NULL,
+			"The matrix's results as a report.\n\n"
+			"Reads <results>/run.json and the per-cell results; planned cells without a "
+			"usable result are listed as missing.  The JSON schema is in "
+			"matrix/REPORT-SCHEMA.md.\n"
+			"Exit status: 0 written, 2 usage or read error; with --format summary, 0 ship, "
+			"1 blocked (a cell did not meet its expectation), 3 incomplete (missing or "
+			"stale).",
+			entries, &argc, &argv, rc))
+		return false;
+	if (argc > 1) {
+		fprintf(stderr, "kmatrix report: unexpected argument '%s'\n", argv[1]);
+		return false;
 	}
 	if (!o->format)
 		o->format = g_strdup("md");
 	if (!renderer(o->format)) {
 		fprintf(stderr, "kmatrix report: unknown format '%s' (md, html, junit, json, summary, kcidb)\n",
 			o->format);
-		return -1;
+		return false;
 	}
 	if (!o->origin)
 		o->origin = g_strdup("kmatrix");
@@ -112,13 +110,13 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	if (why) {
 		fprintf(stderr, "kmatrix report: %s\n", why);
 		g_free(why);
-		return -1;
+		return false;
 	}
 	if (o->share < 0) {
 		fprintf(stderr, "kmatrix report: --timing-share must not be negative\n");
-		return -1;
+		return false;
 	}
-	return 0;
+	return true;
 }
 
 static void opts_free(struct opts *o)
@@ -194,9 +192,9 @@ int cmd_report(int argc, char **argv)
 	GString *out;
 	int rc = 2;
 
-	if (parse_opts(argc, argv, &o) < 0) {
+	if (!parse_opts(argc, argv, &o, &rc)) {
 		opts_free(&o);
-		return 2;
+		return rc;
 	}
 	r.origin = o.origin;
 	r.log_base = o.log_base;

@@ -6,31 +6,32 @@
 #include "shard.h"
 #include "verbs.h"
 
-int verb_parse(const char *verb, const char *args, const char *summary,
-	       GOptionEntry *entries, int *argc, char ***argv)
+static int run_plan(const struct plan_opts *o)
 {
-	char *param = g_strdup_printf("%s%s%s", verb, args ? " " : "", args ? args : "");
-	GOptionContext *ctx = g_option_context_new(param);
-	GError *err = NULL;
-	gboolean ok;
+	struct plan p;
+	int rc = plan_prepare(&p, o);
 
-	g_set_prgname("kmatrix");
-	g_option_context_set_summary(ctx, summary);
-	g_option_context_add_main_entries(ctx, entries, NULL);
-	ok = g_option_context_parse(ctx, argc, argv, &err);
-	if (!ok) {
-		g_printerr("kmatrix %s: %s (see kmatrix %s --help)\n", verb, err->message, verb);
-		g_error_free(err);
+	if (!rc && !p.cells->len && !p.shard_index) {
+		g_printerr("kmatrix: nothing to run\n");
+		rc = 2;
 	}
-	g_option_context_free(ctx);
-	g_free(param);
-	return ok ? 0 : 2;
+	if (!rc && p.shard_index)
+		shard_announce(&p);
+	if (!rc)
+		rc = pipeline_run(&p);
+	plan_close(&p);
+	return rc;
 }
 
 int cmd_run(int argc, char **argv)
 {
 	struct plan_opts o = { 0 };
+	g_autofree char *jobs = NULL;
+	GError *err = NULL;
 	GOptionEntry entries[] = {
+		{ "jobs", 'j', 0, G_OPTION_ARG_STRING, &jobs,
+		  "Run N compile jobs at once (make -jN; default: the CPUs, with distcc "
+		  "the farm's slots)", "N" },
 		{ "versions", 0, 0, G_OPTION_ARG_STRING, &o.versions,
 		  "Kernel versions to run (comma-separated; default: all in matrix.conf)", "LIST" },
 		{ "arches", 0, 0, G_OPTION_ARG_STRING, &o.arches,
@@ -61,27 +62,25 @@ int cmd_run(int argc, char **argv)
 		  "to use (default: the matrix's, or backports/V)", "DIR" },
 		{ NULL }
 	};
-	struct plan p;
 	int rc;
 
-	if (verb_parse("run", NULL,
+	if (!verb_parse("run", NULL,
 		       "Lay, patch, configure, build, boot and test every cell (version x arch x step).\n"
 		       "Exit status: 0 every cell met its expectation, 1 some did not, 2 usage or set-up error.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc)) {
+		plan_opts_clear(&o);
+		return rc;
+	}
 	if (argc > 1) {
 		g_printerr("kmatrix run: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
-	rc = plan_prepare(&p, &o);
-	if (!rc && !p.cells->len && !p.shard_index) {
-		g_printerr("kmatrix: nothing to run\n");
 		rc = 2;
+	} else if (!verb_jobs(jobs, &o.jobs, &err)) {
+		g_printerr("kmatrix run: %s\n", err->message);
+		g_error_free(err);
+		rc = 2;
+	} else {
+		rc = run_plan(&o);
 	}
-	if (!rc && p.shard_index)
-		shard_announce(&p);
-	if (!rc)
-		rc = pipeline_run(&p);
-	plan_close(&p);
+	plan_opts_clear(&o);
 	return rc;
 }

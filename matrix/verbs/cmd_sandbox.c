@@ -63,16 +63,17 @@ int cmd_sandbox(int argc, char **argv)
 	int lock = -1, rc = 2;
 	bool own = false;
 
-	if (verb_parse("sandbox", "-- COMMAND...",
+	if (!verb_parse("sandbox", "-- COMMAND...",
 		       "Run COMMAND as kmatrix's stages run: as the build user, without network,\n"
 		       "writing only the cache and results.  Exit status: COMMAND's.",
-		       entries, &argc, &argv))
+		       entries, &argc, &argv, &rc))
 		goto out;
 	/* GOption leaves the "--" that ends kmatrix's own options. */
 	if (argc > 1 && !g_strcmp0(argv[1], "--")) {
 		argv++;
 		argc--;
 	}
+	rc = 2;
 	if (argc < 2) {
 		g_printerr("kmatrix sandbox: no command (see kmatrix sandbox --help)\n");
 		goto out;

@@ -588,12 +588,12 @@ int cmd_merge(int argc, char **argv)
 	GError *err = NULL;
 	int rc = 0;
 
-	if (verb_parse("merge", "DIR...",
+	if (!verb_parse("merge", "DIR...",
 		       "Combine results directories (the shards of run --shard, or runs of other\n"
 		       "versions on other machines) into one that report and status read.  Refuses\n"
 		       "results whose series, expectations or test binary differ.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (!out || argc < 2) {
 		g_printerr("kmatrix merge: needs -o DIR and at least one results directory\n");
 		return 2;
@@ -616,8 +616,8 @@ int cmd_merge(int argc, char **argv)
 		json_t *run = json_load_file(path, 0, NULL);
 		size_t planned = json_array_size(json_object_get(run, "cells"));
 
-		printf("kmatrix: merged %u of %zu planned cells from %u directories into %s\n",
-		       count_results(out, run), planned, srcs->len, out);
+		g_printerr("kmatrix: merged %u of %zu planned cells from %u directories into %s\n",
+			   count_results(out, run), planned, srcs->len, out);
 		json_decref(run);
 		g_free(path);
 	}

@@ -571,12 +571,12 @@ int cmd_port(int argc, char **argv)
 	int rc = 2, status;
 	pid_t pid;
 
-	if (verb_parse("port", "VERSION",
+	if (!verb_parse("port", "VERSION",
 		       "Try the series on VERSION's baseline with git am -3: per patch, clean,\n"
 		       "3-way or conflict; what applied becomes a draft backports/VERSION/.\n"
 		       "Exit status: 0 every patch applied, 1 some conflict, 2 usage or set-up error.",
-		       entries, &argc, &argv))
-		return 2;
+		       entries, &argc, &argv, &rc))
+		return rc;
 	if (argc != 2 || (format && strcmp(format, "md") && strcmp(format, "json"))) {
 		g_printerr("kmatrix port: usage: kmatrix port [--from V] [--format md|json] VERSION\n");
 		goto out;

@@ -5,9 +5,11 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "cache.h"
+#include "colour.h"
 #include "conf.h"
 #include "key.h"
 #include "plan.h"
@@ -19,7 +21,7 @@
 struct grid {
 	struct matrix_conf *m;
 	char *results, *cache;
-	char **versions, **arches;
+	char **versions, **arches, **steps;	/* NULL: every one */
 	char *expectations;	/* sha256 of the expectations file */
 	int met, unmet, missing, excluded, stale;
 	GPtrArray *shown;	/* const struct exclusion *, listed under the grid */
@@ -86,11 +88,24 @@ static const char *cell_text(struct grid *g, const char *v, const char *a,
 	return buf;
 }
 
+/* A verdict that met in green, one that did not in red, on a terminal. */
+static void print_cell(const char *text)
+{
+	const char *on = "";
+
+	if (strchr(text, '!'))
+		on = colour_bad(STDOUT_FILENO);
+	else if (strcmp(text, "-") && strcmp(text, "excluded"))
+		on = colour_good(STDOUT_FILENO);
+	printf(" %s%-18s%s", on, text, *on ? colour_off(STDOUT_FILENO) : "");
+}
+
 static void print_version(struct grid *g, const struct version_conf *v)
 {
 	GError *err = NULL;
 	GPtrArray *steps = apply_plan(v, &err);
 	char buf[64];
+	int shown = 0;
 
 	if (!steps) {
 		printf("%-6s %s\n", v->name, err->message);
@@ -101,12 +116,14 @@ static void print_version(struct grid *g, const struct version_conf *v)
 	for (guint s = 0; s < steps->len; s++) {
 		struct step *st = steps->pdata[s];
 
-		printf("%-6s %-10s", s ? "" : v->name, st->id);
+		if (!plan_selected(g->steps, st->id))
+			continue;
+		printf("%-6s %-10s", shown++ ? "" : v->name, st->id);
 		for (guint k = 0; k < g->m->arches->len; k++) {
 			struct arch_conf *a = g->m->arches->pdata[k];
 
 			if (plan_selected(g->arches, a->name))
-				printf(" %-18s", cell_text(g, v->name, a->name, st->id, buf, sizeof(buf)));
+				print_cell(cell_text(g, v->name, a->name, st->id, buf, sizeof(buf)));
 		}
 		printf("\n");
 	}
@@ -142,50 +159,90 @@ static void print_grid(struct grid *g)
 	}
 }
 
+/*
+ * --versions, --arches and --steps, each name known, and an explicit
+ * --results that exists: run's checks, so a typo is not an empty grid.
+ */
+static gboolean check_selection(struct grid *g, const char *versions, const char *arches,
+				const char *steps, const char *results, GError **err)
+{
+	g_auto(GStrv) vs = conf_version_names(g->m);
+	g_auto(GStrv) as = conf_arch_names(g->m);
+	g_auto(GStrv) ss = NULL;
+
+	if (!conf_pick("--versions", versions, (const char *const *)vs, &g->versions, err) ||
+	    !conf_pick("--arches", arches, (const char *const *)as, &g->arches, err))
+		return FALSE;
+	if (steps) {
+		ss = apply_step_ids(g->m, err);
+		if (!ss || !conf_pick("--steps", steps, (const char *const *)ss, &g->steps, err))
+			return FALSE;
+	}
+	if (results && !g_file_test(results, G_FILE_TEST_IS_DIR)) {
+		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_NOENT,
+			    "--results %s: no such directory", results);
+		return FALSE;
+	}
+	return TRUE;
+}
+
+static void grid_free(struct grid *g)
+{
+	conf_free(g->m);
+	g_strfreev(g->versions);
+	g_strfreev(g->arches);
+	g_strfreev(g->steps);
+	if (g->shown)
+		g_ptr_array_free(g->shown, TRUE);
+	g_free(g->expectations);
+	g_free(g->results);
+	g_free(g->cache);
+}
+
 int cmd_status(int argc, char **argv)
 {
-	char *cache = NULL, *results = NULL, *matrix = NULL, *versions = NULL, *arches = NULL;
+	g_autofree char *cache = NULL, *results = NULL, *matrix = NULL;
+	g_autofree char *versions = NULL, *arches = NULL, *steps = NULL;
 	GOptionEntry entries[] = {
 		{ "versions", 0, 0, G_OPTION_ARG_STRING, &versions, "Versions to show", "LIST" },
 		{ "arches", 0, 0, G_OPTION_ARG_STRING, &arches, "Architectures to show", "LIST" },
+		{ "steps", 0, 0, G_OPTION_ARG_STRING, &steps, "Steps to show", "LIST" },
 		{ "cache", 0, 0, G_OPTION_ARG_FILENAME, &cache, "Cache directory", "DIR" },
 		{ "results", 0, 0, G_OPTION_ARG_FILENAME, &results, "Results directory", "DIR" },
 		{ "matrix", 0, 0, G_OPTION_ARG_FILENAME, &matrix, "Matrix definition", "FILE" },
 		{ NULL }
 	};
 	struct grid g = { 0 };
-	char *top, *path, *dir;
+	char *top, *path;
 	GError *err = NULL;
 	int rc;
 
-	if (verb_parse("status", NULL,
-		       "Print the grid of cached results.  Exit status, as report --format summary's: 0 every cell met (or is excluded), 1 some did not, 3 none departed but some are missing or stale.",
-		       entries, &argc, &argv))
+	if (!verb_parse("status", NULL,
+		       "Print the grid of cached results.  Exit status, as report --format summary's: 0 every cell met (or is excluded), 1 some did not, 3 none departed but some are missing or stale; 2 a usage error.",
+		       entries, &argc, &argv, &rc))
+		return rc;
+	if (argc > 1) {
+		g_printerr("kmatrix status: unexpected argument '%s'\n", argv[1]);
 		return 2;
+	}
 	top = cache_project_top();
 	path = matrix ? g_strdup(matrix) : g_build_filename(top, "matrix", "matrix.conf", NULL);
 	g.m = conf_load(top, path, &err);
-	if (!g.m) {
-		g_printerr("kmatrix: %s\n", err->message);
+	if (!g.m || !check_selection(&g, versions, arches, steps, results, &err)) {
+		g_printerr("kmatrix status: %s\n", err->message);
 		g_error_free(err);
+		grid_free(&g);
+		g_free(path);
+		g_free(top);
 		return 2;
 	}
-	dir = cache_dir(cache);
-	g.cache = dir;
+	g.cache = cache_dir(cache);
 	g.shown = g_ptr_array_new();
-	g.results = cache_results_dir(dir, results);
+	g.results = cache_results_dir(g.cache, results);
 	g.expectations = key_file_sha256(g.m->expectations);
-	g.versions = versions ? g_strsplit_set(versions, ",;", -1) : NULL;
-	g.arches = arches ? g_strsplit_set(arches, ",;", -1) : NULL;
 	print_grid(&g);
 	rc = report_gate(g.met + g.unmet + g.missing, g.unmet, g.missing, g.stale);
-	conf_free(g.m);
-	g_strfreev(g.versions);
-	g_strfreev(g.arches);
-	g_ptr_array_free(g.shown, TRUE);
-	g_free(g.expectations);
-	g_free(g.results);
-	g_free(dir);
+	grid_free(&g);
 	g_free(path);
 	g_free(top);
 	return rc;

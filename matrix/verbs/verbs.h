@@ -3,6 +3,7 @@
 #ifndef KMATRIX_VERBS_H
 #define KMATRIX_VERBS_H
 
+#include <stdbool.h>
 #include <glib.h>
 
 int cmd_run(int argc, char **argv);
@@ -18,8 +19,21 @@ int cmd_sandbox(int argc, char **argv);
 int cmd_conf(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 
-/* Parse @entries for @verb; 0, or 2 after printing the usage error. */
-int verb_parse(const char *verb, const char *args, const char *summary,
-	       GOptionEntry *entries, int *argc, char ***argv);
+/*
+ * Parse @entries for @verb (cli.c): TRUE to go on.  FALSE when the verb is
+ * done, with *@rc its exit code: 0 after -h/--help printed the help
+ * (wrapped at 80 columns), 2 after a usage error said on stderr.
+ */
+bool verb_parse(const char *verb, const char *args, const char *summary,
+		GOptionEntry *entries, int *argc, char ***argv, int *rc);
+/*
+ * -j/--jobs N: a whole number from 1 to 4096 into *@jobs; NULL leaves it
+ * 0 (nproc).  FALSE with @err naming the value otherwise.
+ */
+gboolean verb_jobs(const char *arg, unsigned int *jobs, GError **err);
+/* The width every help text fits in. */
+#define VERB_WIDTH 80
+/* @text with each line longer than @width wrapped under its own text. */
+char *verb_wrap(const char *text, int width);
 
 #endif

@@ -47,7 +47,7 @@ refused() { # WHAT ARGS...
 say "paths inside the project repository are refused"
 link=$(mktemp -u /tmp/kmatrix-sandbox-link.XXXXXX)
 ln -s "$top" "$link"
-for verb in "run --versions 5.10" clean "sandbox"; do
+for verb in "run --versions 5.10" "clean --yes" "sandbox"; do
 	tail=()
 	[ "$verb" = sandbox ] && tail=(-- true)
 	# shellcheck disable=SC2086

@@ -47,7 +47,7 @@ steps=$(runlist "$one/run.json" steps)
 arches=$(runlist "$one/run.json" arches)
 # Every cell must be reusable as it stands (same key, final), or the shards
 # would build kernels: the results must come from this build of the project.
-stale=$("$kmatrix" plan --json --versions "$versions" --arches "$arches" --steps "$steps" --results "$one" |
+stale=$("$kmatrix" plan --format json --versions "$versions" --arches "$arches" --steps "$steps" --results "$one" |
 	python3 -c 'import json, sys
 print(" ".join(c["id"] for c in json.load(sys.stdin)["cells"] if c["reuse"] != "cached"))') ||
 	{ echo "shard: kmatrix plan failed"; exit 2; }
