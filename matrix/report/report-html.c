@@ -37,8 +37,9 @@ static void h_style(GString *out)
 		"<style>\n"
 		"body{font-family:sans-serif;margin:1.5em;color:#111;background:#fff;max-width:1200px}\n"
 		"h1{margin:0 0 .3em}h2{border-bottom:1px solid #999;margin-top:1.6em}\n"
-		".summary{font-size:1.4em;font-weight:bold;padding:.5em .8em;border:3px solid}\n"
-		".all-met{background:#d8f0d8;border-color:#14521a}.departed{background:#f6c6c6;border-color:#7a0c0c}\n"
+		".verdict{font-size:1.4em;font-weight:bold;padding:.5em .8em;border:3px solid}\n"
+		".gate-ship{background:#d8f0d8;border-color:#14521a}.gate-blocked{background:#f6c6c6;border-color:#7a0c0c}\n"
+		".gate-incomplete{background:#fff0a8;border-color:#5c4a00}\n"
 		"dl.meta{display:grid;grid-template-columns:max-content auto;gap:.1em 1em}dl.meta dt{font-weight:bold}dl.meta dd{margin:0}\n"
 		"table{border-collapse:collapse}th,td{border:1px solid #888;padding:.25em .5em;text-align:left;vertical-align:top}\n"
 		"table.grid td{text-align:center;font-weight:bold;font-size:.9em;min-width:7em}\n"
@@ -81,17 +82,21 @@ static const char *run_accel(const struct run *run)
 static void h_header(GString *out, const struct report *r)
 {
 	json_t *m = r->run->meta;
-	GString *sum = g_string_new(NULL);
+	GString *sum = g_string_new(NULL), *verdict = g_string_new(NULL);
+	char *gate = g_ascii_strdown(report_gate_word(r->gate), -1);
 
 	report_summary_counts(r, sum);
+	report_verdict_line(verdict, r);
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kmatrix: ");
-	xml_text(out, sum->str);
+	xml_text(out, verdict->str);
 	g_string_append(out, "</title>\n");
 	h_style(out);
 	g_string_append(out, "</head>\n<body>\n<header>\n<h1>kmatrix report</h1>\n");
-	g_string_append_printf(out, "<p class=\"summary %s\" id=\"summary\">%s: ",
-			       r->departed || r->missing ? "departed" : "all-met",
-			       r->departed || r->missing ? "NOT ALL MET" : "ALL MET");
+	g_string_truncate(verdict, 0);
+	report_verdict_line(verdict, r);
+	g_string_append_printf(out, "<p class=\"verdict gate-%s\" id=\"verdict\">", gate);
+	xml_text(out, verdict->str);
+	g_string_append(out, "</p>\n<p>");
 	xml_text(out, sum->str);
 	g_string_append(out, "</p>\n<dl class=\"meta\">\n<dt>What ran</dt><dd>versions ");
 	h_list(out, r->run->versions);
@@ -117,6 +122,8 @@ static void h_header(GString *out, const struct report *r)
 	}
 	g_string_append(out, "</dl>\n</header>\n");
 	g_string_free(sum, TRUE);
+	g_string_free(verdict, TRUE);
+	g_free(gate);
 }
 
 static void h_grid_cell(GString *out, const struct rcell *c)

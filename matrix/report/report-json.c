@@ -49,10 +49,17 @@ static json_t *summary_json(const struct report *r)
 		json_object_set_new(by, c->verdict,
 				    json_integer(n ? json_integer_value(n) + 1 : 1));
 	}
-	return json_pack("{s:i, s:i, s:i, s:i, s:o, s:O}", "planned", r->planned,
-			 "met", r->met, "departed", r->departed,
-			 "missing", r->missing, "by_verdict", by,
-			 "excluded", run_excluded(r->run));
+	GString *line = g_string_new(NULL);
+	json_t *out;
+
+	report_verdict_line(line, r);
+	out = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:O}",
+			"verdict", report_gate_word(r->gate), "verdict_line", line->str,
+			"planned", r->planned, "met", r->met, "departed", r->departed,
+			"missing", r->missing, "stale", r->stale, "by_verdict", by,
+			"excluded", run_excluded(r->run));
+	g_string_free(line, TRUE);
+	return out;
 }
 
 static json_t *cell_json(const struct rcell *c)

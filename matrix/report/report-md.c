@@ -46,9 +46,10 @@ static void md_header(GString *out, const struct report *r)
 	char *commit = report_short(jstr(m, "project_commit"));
 
 	g_string_append(out, "# kmatrix report\n\n**");
+	report_verdict_line(out, r);
+	g_string_append(out, "**\n\n");
 	report_summary_counts(r, out);
-	g_string_append_printf(out, "**%s\n\n",
-			       r->departed || r->missing ? "" : " - every cell met its expectation");
+	g_string_append(out, ".\n\n");
 	g_string_append_printf(out, "Run %s to %s on `%s`, project commit `%s`.  ",
 			       *jstr(m, "started") ? jstr(m, "started") : "?",
 			       *jstr(m, "finished") ? jstr(m, "finished") : "?",

@@ -62,39 +62,73 @@ enum report_gate report_gate(int planned, int unmet, int missing, int stale)
 	return GATE_SHIP;
 }
 
-static enum report_gate gate_of(const struct report *r)
+const char *report_gate_word(enum report_gate g)
 {
-	if (r->run->meta_error)
-		return GATE_INCOMPLETE;
-	return report_gate(r->planned, r->departed, r->missing, r->stale);
+	switch (g) {
+	case GATE_SHIP:
+		return "SHIP";
+	case GATE_BLOCKED:
+		return "BLOCKED";
+	case GATE_INCOMPLETE:
+		break;
+	}
+	return "INCOMPLETE";
+}
+
+void report_tally(struct report *r)
+{
+	r->planned = r->with_result = r->met = r->departed = r->missing = 0;
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		const struct rcell *c = r->run->cells->pdata[i];
+
+		r->planned++;
+		if (!c->res) {
+			r->missing++;
+			continue;
+		}
+		r->with_result++;
+		if (c->met)
+			r->met++;
+		else
+			r->departed++;
+	}
+	r->stale = report_stale(r);
+	r->gate = r->run->meta_error ? GATE_INCOMPLETE :
+		  report_gate(r->planned, r->departed, r->missing, r->stale);
 }
 
 int report_gate_status(const struct report *r)
 {
-	return gate_of(r);
+	return r->gate;
 }
 
-static void verdict_line(GString *out, const struct report *r)
+void report_verdict_line(GString *out, const struct report *r)
 {
 	size_t nx = json_array_size(run_excluded(r->run));
 
-	switch (gate_of(r)) {
+	g_string_append_printf(out, "%s: ", report_gate_word(r->gate));
+	switch (r->gate) {
 	case GATE_SHIP:
-		g_string_append_printf(out, "SHIP: all %d planned cells met their expectations",
+		g_string_append_printf(out, "all %d planned cells met their expectations",
 				       r->planned);
 		break;
 	case GATE_BLOCKED:
-		g_string_append_printf(out, "BLOCKED: %d of %d cells did not meet their expectations",
+		g_string_append_printf(out, "%d of %d cells did not meet their expectations",
 				       r->departed, r->planned);
 		break;
 	case GATE_INCOMPLETE:
-		g_string_append_printf(out, "INCOMPLETE: %d of %d cells met, %d missing, %d stale%s",
+		g_string_append_printf(out, "%d of %d cells met, %d missing, %d stale%s",
 				       r->met, r->planned, r->missing, r->stale,
 				       r->run->meta_error ? ", run.json unusable" : "");
 		break;
 	}
 	if (nx)
 		g_string_append_printf(out, " (%zu version x arch excluded)", nx);
+}
+
+static void verdict_line(GString *out, const struct report *r)
+{
+	report_verdict_line(out, r);
 	g_string_append_c(out, '\n');
 }
 

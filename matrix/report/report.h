@@ -72,6 +72,13 @@ struct drift {
 	GPtrArray *patches;	/* struct drift_patch * */
 };
 
+/* report-summary.c: can this go out?  Exit codes of status and summary. */
+enum report_gate {
+	GATE_SHIP = 0,		/* every planned cell met */
+	GATE_BLOCKED = 1,	/* some cell did not meet its expectation */
+	GATE_INCOMPLETE = 3,	/* none departed, but results are missing or stale */
+};
+
 struct report {
 	struct run *run;
 	struct trend *trend;	/* NULL without --against */
@@ -79,6 +86,8 @@ struct report {
 	/* counts over run->cells */
 	int planned, with_result, met, departed, missing;
 	int stale;		/* met results that will not stand (result_stale) */
+	/* the one verdict every format heads with (report_tally) */
+	enum report_gate gate;
 	/* kcidb: --origin, --log-base (NULL: file:// URLs), the cache */
 	const char *origin, *log_base;
 	char *cache;
@@ -157,13 +166,13 @@ GPtrArray *drift_compute(const char *top, const char *cache);
 GPtrArray *drift_parse_range_diff(const char *text);
 void drift_free(struct drift *d);
 
-/* report-summary.c: can this go out?  Exit codes of status and summary. */
-enum report_gate {
-	GATE_SHIP = 0,		/* every planned cell met */
-	GATE_BLOCKED = 1,	/* some cell did not meet its expectation */
-	GATE_INCOMPLETE = 3,	/* none departed, but results are missing or stale */
-};
 enum report_gate report_gate(int planned, int unmet, int missing, int stale);
+/* "SHIP", "BLOCKED" or "INCOMPLETE" */
+const char *report_gate_word(enum report_gate g);
+/* Count the cells of r->run and decide r->gate, once, before any format. */
+void report_tally(struct report *r);
+/* The verdict and why, one line without its newline: every format's headline. */
+void report_verdict_line(GString *out, const struct report *r);
 int report_stale(const struct report *r);
 int report_gate_status(const struct report *r);
 void report_summary(GString *out, const struct report *r);

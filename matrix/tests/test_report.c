@@ -438,6 +438,61 @@ static void test_summary(void **state)
 	g_free(res);
 }
 
+/* The verdict @fmt heads with: its first "SHIP|BLOCKED|INCOMPLETE" word. */
+static char *headline(const char *res, const char *fmt)
+{
+	GRegex *re = g_regex_new("\\b(SHIP|BLOCKED|INCOMPLETE)\\b", 0, 0, NULL);
+	GMatchInfo *m = NULL;
+	char *text, *word = NULL;
+	json_t *doc;
+
+	run_report("v.out", &text, "--format", fmt, "--results", res, "--cache",
+		   FIX "cache", NULL);
+	assert_non_null(text);
+	if (!strcmp(fmt, "json")) {
+		doc = json_loads(text, 0, NULL);
+		word = g_strdup(json_string_value(json_object_get(
+			json_object_get(doc, "summary"), "verdict")));
+		json_decref(doc);
+	} else {
+		/* the headline, not the summary block further down */
+		char *end = strstr(text, !strcmp(fmt, "html") ? "<section" : "\n## ");
+
+		if (end)
+			*end = '\0';
+		if (g_regex_match(re, text, 0, &m))
+			word = g_match_info_fetch(m, 1);
+	}
+	if (m)
+		g_match_info_free(m);
+	assert_null(strstr(text, "ALL MET"));
+	g_regex_unref(re);
+	g_free(text);
+	return word;
+}
+
+/* One verdict, the first word of every format, the same in each. */
+static void test_one_verdict(void **state)
+{
+	static const char *const gap[] = { "6.1/x86_64/stock", "7.2/arm64/rtprio", NULL };
+	static const char *const fmts[] = { "md", "html", "summary", "json", NULL };
+	char *res = results_with("verdict-gap", gap);
+	const struct {
+		const char *res, *want;
+	} runs[] = { { FIX "results", "BLOCKED" }, { res, "INCOMPLETE" } };
+
+	for (size_t i = 0; i < G_N_ELEMENTS(runs); i++)
+		for (int f = 0; fmts[f]; f++) {
+			char *w = headline(runs[i].res, fmts[f]);
+
+			if (g_strcmp0(w, runs[i].want))
+				fail_msg("%s of %s heads with %s, not %s", fmts[f],
+					 runs[i].res, w, runs[i].want);
+			g_free(w);
+		}
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -445,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_excluded),
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_one_verdict),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),

@@ -11,25 +11,6 @@
 #include "report.h"
 #include "verbs.h"
 
-static void count(struct report *r)
-{
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		struct rcell *c = r->run->cells->pdata[i];
-
-		r->planned++;
-		if (!c->res) {
-			r->missing++;
-			continue;
-		}
-		r->with_result++;
-		if (c->met)
-			r->met++;
-		else
-			r->departed++;
-	}
-	r->stale = report_stale(r);
-}
-
 struct opts {
 	char *format, *against, *output, *cache, *results;
 	char *origin, *log_base;
@@ -170,7 +151,7 @@ static int build_report(struct report *r, const struct opts *o)
 	else
 		r->drift = drift_compute(top, cache);
 	if (r->run)
-		count(r);
+		report_tally(r);
 	g_clear_error(&err);
 	g_free(cache);
 	g_free(results);
