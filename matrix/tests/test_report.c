@@ -493,6 +493,53 @@ static void test_one_verdict(void **state)
 	g_free(res);
 }
 
+/* Every id of @html once, and every "#fragment" link naming one. */
+static void assert_ids(const char *html)
+{
+	GRegex *ids = g_regex_new("\\sid=\"([^\"]*)\"", 0, 0, NULL);
+	GRegex *refs = g_regex_new("\\shref=\"#([^\"]*)\"", 0, 0, NULL);
+	GHashTable *seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+	GMatchInfo *m;
+
+	g_regex_match(ids, html, 0, &m);
+	for (; g_match_info_matches(m); g_match_info_next(m, NULL)) {
+		char *id = g_match_info_fetch(m, 1);
+
+		if (!g_hash_table_add(seen, id))
+			fail_msg("id=\"%s\" appears twice", id);
+	}
+	g_match_info_free(m);
+	assert_true(g_hash_table_size(seen) > 10);
+	g_regex_match(refs, html, 0, &m);
+	for (; g_match_info_matches(m); g_match_info_next(m, NULL)) {
+		char *id = g_match_info_fetch(m, 1);
+
+		if (!g_hash_table_contains(seen, id))
+			fail_msg("a link to #%s, which no element has", id);
+		g_free(id);
+	}
+	g_match_info_free(m);
+	g_hash_table_destroy(seen);
+	g_regex_unref(refs);
+	g_regex_unref(ids);
+}
+
+/* The HTML's ids are unique and its in-page links land, with and without a trend. */
+static void test_html_ids(void **state)
+{
+	char *text;
+
+	assert_int_equal(run_report("ids.html", &text, "--format", "html", "--results",
+				    FIX "results", "--cache", FIX "cache", NULL), 0);
+	assert_ids(text);
+	g_free(text);
+	assert_int_equal(run_report("ids.html", &text, "--format", "html", "--results",
+				    FIX "results", "--cache", FIX "cache", "--against",
+				    FIX "earlier", NULL), 0);
+	assert_ids(text);
+	g_free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +548,7 @@ int main(void)
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_one_verdict),
+		cmocka_unit_test(test_html_ids),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
