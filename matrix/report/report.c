@@ -157,35 +157,10 @@ static void abi_list(GPtrArray *out, const char *title, json_t *list)
 			}
 }
 
-/*
- * The ABI checker owns its JSON; the report shows it without knowing it:
- * scalar members in one key/value table, each list of objects as a table.
- */
-GPtrArray *report_abi_tables(json_t *abi)
+/* A list of objects of rlimit-abi's JSON as a generic table (see abi_list). */
+void report_abi_list(GPtrArray *out, const char *title, json_t *list)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)report_table_free);
-	struct report_table *kv = report_table_new("");
-	const char *k;
-	json_t *v;
-
-	g_ptr_array_add(kv->cols, g_strdup("key"));
-	g_ptr_array_add(kv->cols, g_strdup("value"));
-	g_ptr_array_add(out, kv);
-	json_object_foreach(abi, k, v) {
-		GPtrArray *row;
-
-		if (is_object_list(v)) {
-			abi_list(out, k, v);
-			continue;
-		}
-		row = g_ptr_array_new_with_free_func(g_free);
-		g_ptr_array_add(row, g_strdup(k));
-		g_ptr_array_add(row, report_jtext(v));
-		g_ptr_array_add(kv->rows, row);
-	}
-	if (!kv->rows->len)
-		g_ptr_array_remove_index(out, 0);
-	return out;
+	abi_list(out, title, list);
 }
 
 static void rcell_free(struct rcell *c)

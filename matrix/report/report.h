@@ -120,7 +120,9 @@ struct report_table {
 	GPtrArray *rows;	/* GPtrArray * of char *, one per column */
 };
 
-/* rlimit-abi's block of run.json as tables (it is rendered generically) */
+/* A list of objects as a table, object members spread over "key.member". */
+void report_abi_list(GPtrArray *out, const char *title, json_t *list);
+/* rlimit-abi's block of run.json as tables in words (report-abi.c) */
 GPtrArray *report_abi_tables(json_t *abi);
 /*
  * report-abi.c: the ABI section's tables, the booted suites' runtime

@@ -318,6 +318,8 @@ static void test_abi_runtime_table(void **state)
 	assert_non_null(strstr(text, "NICE: header 13, uapi 13, libc 13, kernel 15"));
 	assert_non_null(strstr(text, "| 7.2 | alpha | - | stock | alpha | - | - | 6 |"));
 	assert_non_null(strstr(text, "not booted: no C library for alpha"));
+	assert_non_null(strstr(text, "| headers across trees and arches | consistent |"));
+	assert_non_null(strstr(text, "| findings | none |"));
 	/* 6.1 was not booted with an ABI report: no row */
 	assert_null(strstr(text, "| 6.1 | x86_64 | x86_64 |"));
 	g_free(text);
@@ -540,6 +542,45 @@ static void test_html_ids(void **state)
 	g_free(text);
 }
 
+/* The ABI section in words, never rlimit-abi's keys or JSON literals. */
+static void test_abi_words(void **state)
+{
+	char *res = g_build_filename(tmpdir, "abi-words", NULL);
+	char *cmd = g_strdup_printf("cp -r %s %s", FIX "results", res);
+	char *run = g_build_filename(res, "run.json", NULL);
+	static const char *const fmts[] = { "md", "html", NULL };
+	json_t *meta, *abi;
+	char *text, *sec;
+
+	assert_int_equal(system(cmd), 0);
+	meta = json_load_file(run, 0, NULL);
+	abi = json_deep_copy(json_object_get(meta, "abi"));
+	json_array_append_new(json_object_get(abi, "findings"), json_pack(
+		"{s:s, s:s, s:s, s:s, s:s, s:s}", "check", "libc-agrees", "tree", "7.2",
+		"arch", "mips", "symbol", "RLIMIT_NICE", "file", "bits/resource.h",
+		"message", "glibc says 14, the uapi 13"));
+	json_object_set_new(abi, "findings_count", json_integer(2));
+	json_decref(meta);
+	json_file_set(run, "abi", abi);
+	for (int f = 0; fmts[f]; f++) {
+		assert_int_equal(run_report("w.out", &text, "--format", fmts[f], "--results",
+					    res, "--cache", FIX "cache", NULL), 0);
+		sec = strstr(text, !strcmp(fmts[f], "md") ? "## ABI" : "<section id=\"abi\">");
+		assert_non_null(sec);
+		assert_non_null(strstr(sec, "2 findings"));
+		assert_non_null(strstr(sec, "differs: RLIM_NLIMITS is 15 in 6.1 but 16 in 7.2; "
+					    "glibc says 14, the uapi 13"));
+		assert_non_null(strstr(sec, "6.1 (3 of 3 arches), 7.2 (3 of 3 arches)"));
+		assert_null(strstr(sec, "findings_count"));
+		assert_null(strstr(sec, "false"));
+		assert_null(strstr(sec, "rlimit-abi/1"));
+		g_free(text);
+	}
+	g_free(run);
+	g_free(cmd);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -549,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_summary),
 		cmocka_unit_test(test_one_verdict),
 		cmocka_unit_test(test_html_ids),
+		cmocka_unit_test(test_abi_words),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
