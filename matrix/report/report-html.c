@@ -491,7 +491,7 @@ static void h_drift(GString *out, const struct report *r)
 		xml_text(out, d->version);
 		g_string_append(out, "</h3>\n<p>");
 		if (d->state == DRIFT_UNAVAILABLE)
-			g_string_append(out, "Unavailable: ");
+			g_string_append(out, "Drift ");
 		xml_text(out, d->note);
 		g_string_append(out, "</p>\n");
 		if (d->state == DRIFT_COMPARED) {

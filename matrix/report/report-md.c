@@ -275,7 +275,7 @@ static void md_drift(GString *out, const struct report *r)
 
 		if (d->state != DRIFT_COMPARED) {
 			g_string_append_printf(out, "\n- %s: %s%s\n", d->version,
-					       d->state == DRIFT_CANONICAL ? "" : "unavailable: ",
+					       d->state == DRIFT_CANONICAL ? "" : "drift ",
 					       d->note);
 			continue;
 		}

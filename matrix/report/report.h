@@ -68,7 +68,7 @@ struct drift_patch {
 struct drift {
 	char *version;
 	enum drift_state state;
-	char *note;		/* DRIFT_UNAVAILABLE: why; else the ranges */
+	char *note;		/* DRIFT_UNAVAILABLE: why, from the results; else the ranges */
 	GPtrArray *patches;	/* struct drift_patch * */
 };
 
@@ -164,7 +164,8 @@ struct trend *trend_compute(const struct run *now, const char *against,
 void trend_free(struct trend *t);
 
 /* report-drift.c */
-GPtrArray *drift_compute(const char *top, const char *cache);
+/* The drift of the commits @run's results record (@cache's trees lend the objects). */
+GPtrArray *drift_compute(const char *top, const char *cache, const struct run *run);
 GPtrArray *drift_parse_range_diff(const char *text);
 void drift_free(struct drift *d);
 

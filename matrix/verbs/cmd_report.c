@@ -149,7 +149,7 @@ static int build_report(struct report *r, const struct opts *o)
 	if (rc)
 		fprintf(stderr, "kmatrix report: %s\n", err ? err->message : "failed");
 	else
-		r->drift = drift_compute(top, cache);
+		r->drift = drift_compute(top, cache, r->run);
 	if (r->run)
 		report_tally(r);
 	g_clear_error(&err);
