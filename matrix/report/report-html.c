@@ -50,7 +50,8 @@ static void h_style(GString *out)
 		".badge{display:inline-block;padding:0 .4em;border:1px solid;font-weight:bold;font-size:.85em}\n"
 		"details{border:1px solid #bbb;margin:.4em 0;padding:.3em .6em}summary{cursor:pointer}\n"
 		"pre{background:#f4f4f4;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size:.85em;white-space:pre-wrap}\n"
-		".unmet{background:#f6c6c6}.num{text-align:right}\n");
+		".unmet{background:#f6c6c6}.num{text-align:right}\n"
+		"td.knock-on{opacity:.6;font-style:italic}\n");
 	for (const char *const *v = legend; *v; v++) {
 		const struct verdict_style *s = report_style(*v);
 
@@ -126,17 +127,25 @@ static void h_header(GString *out, const struct report *r)
 	g_free(gate);
 }
 
+/* The grid's and a cell's label: a knock-on says it did not run. */
+static const char *cell_label(const struct rcell *c)
+{
+	if (c->met)
+		return "pass";
+	return c->knock_of ? "NOT RUN" : report_style(c->verdict)->label;
+}
+
 static void h_grid_cell(GString *out, const struct rcell *c)
 {
-	const struct verdict_style *s = report_style(c->verdict);
-	char *a = anchor(c);
+	char *a = anchor(c), *knock = report_knock_text(c);
 
-	g_string_append_printf(out, "<td class=\"cell v-%s\"", c->verdict);
+	g_string_append_printf(out, "<td class=\"cell v-%s%s\"", c->verdict,
+			       c->knock_of ? " knock-on" : "");
 	xml_attr(out, "data-cell", c->id);
 	xml_attr(out, "data-verdict", c->verdict);
-	xml_attr(out, "title", c->res ? jstr(c->res, "summary") : c->missing);
-	g_string_append_printf(out, "><a href=\"#%s\">%s</a></td>", a,
-			       c->met ? "pass" : s->label);
+	xml_attr(out, "title", knock ? knock : c->res ? jstr(c->res, "summary") : c->missing);
+	g_string_append_printf(out, "><a href=\"#%s\">%s</a></td>", a, cell_label(c));
+	g_free(knock);
 	g_free(a);
 }
 
@@ -283,32 +292,53 @@ static void h_cell_body(GString *out, const struct report *r,
 static void h_cell(GString *out, const struct report *r,
 		   const struct rcell *c, bool open, const char *id)
 {
-	const struct verdict_style *s = report_style(c->verdict);
+	char *knock = report_knock_text(c);
 
 	g_string_append_printf(out, "<details%s", open ? " open" : "");
 	if (id)
 		g_string_append_printf(out, " id=\"%s\"", id);
 	xml_attr(out, "data-details", c->id);
 	g_string_append_printf(out, "><summary><span class=\"badge v-%s\">%s</span> <b>",
-			       c->verdict, c->met ? "pass" : s->label);
+			       c->verdict, cell_label(c));
 	xml_text(out, c->id);
 	g_string_append(out, "</b> ");
-	xml_text(out, c->res ? jstr(c->res, "summary") : c->missing);
+	xml_text(out, knock ? knock : c->res ? jstr(c->res, "summary") : c->missing);
 	g_string_append(out, "</summary>\n");
 	h_cell_body(out, r, c);
 	g_string_append(out, "</details>\n");
+	g_free(knock);
 }
 
+/* A departure, and under it the later steps it stopped, counted once. */
 static void h_departure(GString *out, const struct report *r,
 			const struct rcell *c)
 {
+	GPtrArray *k = report_knock_ons(r, c);
+
 	h_cell(out, r, c, false, NULL);
+	if (k->len)
+		g_string_append_printf(out, "<p class=\"knock-on\">Knock-on (%u, not counted as departures):",
+				       k->len);
+	for (guint i = 0; i < k->len; i++) {
+		const struct rcell *kc = k->pdata[i];
+		char *a = anchor(kc), *why = report_knock_text(kc);
+
+		g_string_append_printf(out, "%s <a href=\"#%s\">", i ? "," : "", a);
+		xml_text(out, kc->id);
+		g_string_append(out, "</a> ");
+		xml_text(out, why);
+		g_free(why);
+		g_free(a);
+	}
+	if (k->len)
+		g_string_append(out, "</p>\n");
+	g_ptr_array_free(k, TRUE);
 }
 
 static void h_departures(GString *out, const struct report *r)
 {
-	g_string_append_printf(out, "<section id=\"departures\">\n<h2>Departures (%d) and missing results (%d)</h2>\n",
-			       r->departed, r->missing);
+	g_string_append_printf(out, "<section id=\"departures\">\n<h2>Departures (%d), knock-on (%d) and missing results (%d)</h2>\n",
+			       r->departed, r->knock_on, r->missing);
 	if (!r->departed && !r->missing)
 		g_string_append(out, "<p>None: every cell met its expectation.</p>\n");
 	else
@@ -400,8 +430,7 @@ static void h_trend_list(GString *out, const char *title, GPtrArray *cells,
 		g_string_append_printf(out, "<li><a href=\"#%s\">", a);
 		xml_text(out, c->id);
 		g_string_append_printf(out, "</a>: <span class=\"badge v-%s\">%s</span> (was %s)</li>\n",
-				       c->verdict, c->met ? "pass" : report_style(c->verdict)->label,
-				       was ? was : "not run");
+				       c->verdict, cell_label(c), was ? was : "not run");
 		g_free(a);
 	}
 	g_string_append(out, "</ul>\n");

@@ -53,9 +53,10 @@ static json_t *summary_json(const struct report *r)
 	json_t *out;
 
 	report_verdict_line(line, r);
-	out = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:o, s:O}",
+	out = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:O}",
 			"verdict", report_gate_word(r->gate), "verdict_line", line->str,
 			"planned", r->planned, "met", r->met, "departed", r->departed,
+			"knock_on", r->knock_on,
 			"missing", r->missing, "stale", r->stale, "by_verdict", by,
 			"excluded", run_excluded(r->run));
 	g_string_free(line, TRUE);
@@ -64,10 +65,11 @@ static json_t *summary_json(const struct report *r)
 
 static json_t *cell_json(const struct rcell *c)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:O}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:O}",
 			 "id", c->id, "version", c->version, "arch", c->arch,
 			 "step", c->step, "verdict", c->verdict, "met", c->met,
 			 "missing", c->missing ? json_string(c->missing) : json_null(),
+			 "knock_on_of", c->knock_of ? json_string(c->knock_of->id) : json_null(),
 			 "result", c->res ? c->res : json_null());
 }
 

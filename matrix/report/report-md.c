@@ -106,6 +106,9 @@ static void md_grid(GString *out, const struct report *r)
 							     " excluded |" : " |");
 				else if (c->met)
 					g_string_append(out, " pass |");
+				else if (c->knock_of)
+					g_string_append_printf(out, " not run (%s) |",
+							       c->knock_of->step);
 				else
 					g_string_append_printf(out, " **%s** |",
 							       report_style(c->verdict)->label);
@@ -162,6 +165,24 @@ static void md_failed_tests(GString *out, const struct rcell *c)
 	}
 }
 
+/* The later steps this one stopped: counted here, once. */
+static void md_knock_ons(GString *out, const struct report *r, const struct rcell *c)
+{
+	GPtrArray *k = report_knock_ons(r, c);
+
+	if (k->len)
+		g_string_append_printf(out, "\nKnock-on (%u, not counted as departures):\n\n",
+				       k->len);
+	for (guint i = 0; i < k->len; i++) {
+		char *why = report_knock_text(k->pdata[i]);
+
+		g_string_append_printf(out, "- `%s`: %s\n",
+				       ((const struct rcell *)k->pdata[i])->id, why);
+		g_free(why);
+	}
+	g_ptr_array_free(k, TRUE);
+}
+
 static void md_departure(GString *out, const struct report *r,
 			 const struct rcell *c)
 {
@@ -177,6 +198,7 @@ static void md_departure(GString *out, const struct report *r,
 	if (ev && *ev)
 		md_block(out, ev);
 	md_failed_tests(out, c);
+	md_knock_ons(out, r, c);
 	g_free(ev);
 	g_free(commit);
 }

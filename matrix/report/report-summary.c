@@ -78,6 +78,7 @@ const char *report_gate_word(enum report_gate g)
 void report_tally(struct report *r)
 {
 	r->planned = r->with_result = r->met = r->departed = r->missing = 0;
+	r->knock_on = 0;
 	for (guint i = 0; i < r->run->cells->len; i++) {
 		const struct rcell *c = r->run->cells->pdata[i];
 
@@ -89,12 +90,15 @@ void report_tally(struct report *r)
 		r->with_result++;
 		if (c->met)
 			r->met++;
+		else if (c->knock_of)
+			r->knock_on++;
 		else
 			r->departed++;
 	}
 	r->stale = report_stale(r);
+	/* a knock-on is unmet too; its root is a departure, so it never ships */
 	r->gate = r->run->meta_error ? GATE_INCOMPLETE :
-		  report_gate(r->planned, r->departed, r->missing, r->stale);
+		  report_gate(r->planned, r->departed + r->knock_on, r->missing, r->stale);
 }
 
 int report_gate_status(const struct report *r)
@@ -115,6 +119,9 @@ void report_verdict_line(GString *out, const struct report *r)
 	case GATE_BLOCKED:
 		g_string_append_printf(out, "%d of %d cells did not meet their expectations",
 				       r->departed, r->planned);
+		if (r->knock_on)
+			g_string_append_printf(out, ", %d more not run after a step that did not apply",
+					       r->knock_on);
 		break;
 	case GATE_INCOMPLETE:
 		g_string_append_printf(out, "%d of %d cells met, %d missing, %d stale%s",
@@ -178,15 +185,34 @@ static void changes(GString *out, const struct report *r)
 	str_list(out, "new arches", t->new_arches);
 }
 
+/* Under its root, each knock-on cell and why it did not run. */
+static void knock_lines(GString *out, const struct report *r, const struct rcell *root)
+{
+	GPtrArray *k = report_knock_ons(r, root);
+
+	for (guint i = 0; i < k->len; i++) {
+		const struct rcell *c = k->pdata[i];
+		char *why = report_knock_text(c);
+
+		g_string_append_printf(out, "    %-22s %-15s %s\n", c->id, "knock-on", why);
+		g_free(why);
+	}
+	g_ptr_array_free(k, TRUE);
+}
+
 static void unmet(GString *out, const struct report *r)
 {
-	g_string_append_printf(out, "\nNot met (%d):%s\n", r->departed,
-			       r->departed ? "" : " none");
+	g_string_append_printf(out, "\nNot met (%d", r->departed);
+	if (r->knock_on)
+		g_string_append_printf(out, ", and %d knock-on", r->knock_on);
+	g_string_append_printf(out, "):%s\n", r->departed ? "" : " none");
 	for (guint i = 0; i < r->run->cells->len; i++) {
 		const struct rcell *c = r->run->cells->pdata[i];
 
-		if (c->res && !c->met)
+		if (c->res && !c->met && !c->knock_of) {
 			cell_line(out, c, NULL);
+			knock_lines(out, r, c);
+		}
 	}
 }
 

@@ -459,6 +459,31 @@ static void order_cells(struct run *run)
 	g_ptr_array_free(old, TRUE);
 }
 
+/*
+ * Steps apply in order: once one does not apply, every later step of the
+ * version x arch is apply-failed for that reason alone (apply.c's
+ * blocked()).  Those are knock-ons of the first, not departures of
+ * their own.
+ */
+static void mark_knock_ons(struct run *run)
+{
+	for (guint v = 0; v < run->versions->len; v++)
+		for (guint a = 0; a < run->arches->len; a++) {
+			const struct rcell *root = NULL;
+
+			for (guint s = 0; s < run->steps->len; s++) {
+				struct rcell *c = run_cell_at(run, v, a, s);
+
+				if (!c || !c->res || strcmp(c->verdict, "apply-failed"))
+					continue;
+				if (root)
+					c->knock_of = root;
+				else
+					root = c;
+			}
+		}
+}
+
 /* An earlier run kept as our own JSON report (kmatrix-report/1). */
 static struct run *run_from_report(const char *path, json_t *doc, GError **err)
 {
@@ -489,6 +514,7 @@ static struct run *run_from_report(const char *path, json_t *doc, GError **err)
 			rc->missing = g_strdup(jstr(c, "missing"));
 	}
 	json_decref(doc);
+	mark_knock_ons(run);
 	return run;
 }
 
@@ -532,6 +558,7 @@ struct run *run_load(const char *dir, GError **err)
 	}
 	sort_steps(run);
 	order_cells(run);
+	mark_knock_ons(run);
 	g_free(meta_path);
 	return run;
 }
@@ -540,9 +567,11 @@ void report_summary_counts(const struct report *r, GString *out)
 {
 	size_t nx = json_array_size(run_excluded(r->run));
 
-	g_string_append_printf(out, "%d cell%s planned: %d met, %d departed, %d missing",
-			       r->planned, r->planned == 1 ? "" : "s", r->met,
-			       r->departed, r->missing);
+	g_string_append_printf(out, "%d cell%s planned: %d met, %d departed, ",
+			       r->planned, r->planned == 1 ? "" : "s", r->met, r->departed);
+	if (r->knock_on)
+		g_string_append_printf(out, "%d knock-on, ", r->knock_on);
+	g_string_append_printf(out, "%d missing", r->missing);
 	if (nx)
 		g_string_append_printf(out, "; %zu version x arch excluded", nx);
 }

@@ -24,6 +24,11 @@ struct rcell {
 	const char *verdict;	/* res's verdict, or "missing" */
 	bool met;
 	double total;		/* seconds over every stage */
+	/*
+	 * The first step of this version x arch that did not apply, when this
+	 * later step is apply-failed only because of it (report_tally).
+	 */
+	const struct rcell *knock_of;
 };
 
 struct run {
@@ -85,6 +90,7 @@ struct report {
 	GPtrArray *drift;	/* struct drift * */
 	/* counts over run->cells */
 	int planned, with_result, met, departed, missing;
+	int knock_on;		/* not run because an earlier step did not apply */
 	int stale;		/* met results that will not stand (result_stale) */
 	/* the one verdict every format heads with (report_tally) */
 	enum report_gate gate;
@@ -139,15 +145,19 @@ json_t *run_excluded_at(const struct run *run, guint v, guint a);
 /* The exclusions of the run, [] when none (run.json's "excluded"). */
 json_t *run_excluded(const struct run *run);
 enum report_pick {
-	REPORT_DEPARTED,	/* a result that did not meet its expectation */
+	REPORT_DEPARTED,	/* a result that did not meet its expectation, no knock-on */
 	REPORT_MISSING,		/* no usable result */
-	REPORT_UNMET,		/* either */
+	REPORT_UNMET,		/* either (knock-ons go with their root) */
 };
 typedef void (*report_cell_fn)(GString *out, const struct report *r,
 			       const struct rcell *c);
 /* @fn for each cell @pick selects, in grid order. */
 void report_walk(GString *out, const struct report *r, enum report_pick pick,
 		 report_cell_fn fn);
+/* A knock-on cell's reason, "not run: uapi did not apply"; NULL for others. */
+char *report_knock_text(const struct rcell *c);
+/* The knock-on cells of @root, in step order (a new array of struct rcell *). */
+GPtrArray *report_knock_ons(const struct report *r, const struct rcell *root);
 /* The evidence lines joined by newlines; NULL when there are none. */
 char *report_evidence(const struct rcell *c);
 /* Cleaned, escaped text and attributes for HTML and JUnit XML. */

@@ -160,7 +160,8 @@ static void test_counts_and_classes(void **state)
 	sum = json_object_get(doc, "summary");
 	assert_int_equal(json_integer_value(json_object_get(sum, "planned")), 20);
 	assert_int_equal(json_integer_value(json_object_get(sum, "met")), 7);
-	assert_int_equal(json_integer_value(json_object_get(sum, "departed")), 10);
+	assert_int_equal(json_integer_value(json_object_get(sum, "departed")), 9);
+	assert_int_equal(json_integer_value(json_object_get(sum, "knock_on")), 1);
 	assert_int_equal(json_integer_value(json_object_get(sum, "missing")), 3);
 	by = json_object_get(sum, "by_verdict");
 	/* ten verdict classes and "missing": the fixture covers them all */
@@ -419,7 +420,8 @@ static void test_summary(void **state)
 	assert_int_equal(run_report("s.txt", &text, "--format", "summary", "--results",
 				    FIX "results", "--cache", FIX "cache", "--against",
 				    FIX "earlier", NULL), GATE_BLOCKED);
-	assert_true(g_str_has_prefix(text, "BLOCKED: 10 of 20 cells did not meet"));
+	assert_true(g_str_has_prefix(text, "BLOCKED: 9 of 20 cells did not meet their expectations, "
+					   "1 more not run after a step that did not apply\n"));
 	assert_non_null(strstr(text, "  fixed (1): 6.1/x86_64/stock\n"));
 	assert_non_null(strstr(text, "  6.1/arm64/uapi           build-failed    kernel/sys.c:1532:14: "
 				     "error: 'RLIMIT_NICE' undeclared"));
@@ -581,6 +583,72 @@ static void test_abi_words(void **state)
 	g_free(res);
 }
 
+/*
+ * 6.1/x86_64/uapi did not apply, so nice is apply-failed too: a knock-on,
+ * shown under uapi and counted once, in every format; still BLOCKED.
+ */
+static void test_knock_on(void **state)
+{
+	static const char *const row[] = { "6.1/x86_64/stock", "6.1/x86_64/uapi",
+					   "6.1/x86_64/nice", NULL };
+	char *res = results_with("knock", row), *text;
+	json_t *doc, *c;
+	size_t i;
+
+	assert_int_equal(run_report("k.txt", &text, "--format", "summary", "--results", res,
+				    "--cache", FIX "cache", NULL), GATE_BLOCKED);
+	assert_true(g_str_has_prefix(text, "BLOCKED: 1 of 3 cells did not meet their expectations, "
+					   "1 more not run after a step that did not apply\n"));
+	assert_non_null(strstr(text, "Not met (1, and 1 knock-on):\n  6.1/x86_64/uapi "));
+	assert_non_null(strstr(text, "resource.h:42\n    6.1/x86_64/nice        knock-on        "
+				     "not run: uapi did not apply\n"));
+	g_free(text);
+	run_report("k.md", &text, "--format", "md", "--results", res, "--cache", FIX "cache", NULL);
+	assert_non_null(strstr(text, "3 cells planned: 1 met, 1 departed, 1 knock-on, 0 missing"));
+	assert_non_null(strstr(text, "| 6.1 | x86_64 | pass | **APPLY FAIL** | not run (uapi) |"));
+	assert_non_null(strstr(text, "\n## Departures (1)\n"));
+	assert_non_null(strstr(text, "Knock-on (1, not counted as departures):\n\n"
+				     "- `6.1/x86_64/nice`: not run: uapi did not apply\n"));
+	assert_null(strstr(text, "### 6.1/x86_64/nice"));
+	g_free(text);
+	run_report("k.html", &text, "--format", "html", "--results", res, "--cache", FIX "cache",
+		   NULL);
+	assert_non_null(strstr(text, "Departures (1), knock-on (1) and missing results (0)"));
+	assert_non_null(strstr(text, "Knock-on (1, not counted as departures): "
+				     "<a href=\"#cell-6.1-x86_64-nice\">6.1/x86_64/nice</a> not run: "
+				     "uapi did not apply</p>"));
+	assert_non_null(strstr(text, "<a href=\"#cell-6.1-x86_64-nice\">NOT RUN</a>"));
+	g_free(text);
+	run_report("k.json", &text, "--format", "json", "--results", res, "--cache", FIX "cache",
+		   NULL);
+	doc = json_loads(text, 0, NULL);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "summary"),
+							      "verdict")), "BLOCKED");
+	json_array_foreach(json_object_get(doc, "cells"), i, c) {
+		const char *of = json_string_value(json_object_get(c, "knock_on_of"));
+
+		if (!strcmp(jstr(c, "id"), "6.1/x86_64/nice"))
+			assert_string_equal(of, "6.1/x86_64/uapi");
+		else
+			assert_null(of);
+	}
+	json_decref(doc);
+	g_free(text);
+	run_report("k.xml", &text, "--format", "junit", "--results", res, "--cache", FIX "cache",
+		   NULL);
+	/* stock's 6 tests, uapi's verdict case, nice's skipped knock-on case */
+	assert_non_null(strstr(text, "tests=\"8\" failures=\"1\" errors=\"0\" skipped=\"1\""));
+	assert_non_null(strstr(text, "<testcase name=\"knock-on\" classname=\"kmatrix.linux-6_1.x86_64.nice\" "
+				     "time=\"0.000\">\n      <skipped message=\"not run: uapi did not apply\"/>"));
+	g_free(text);
+	run_report("k.kcidb", &text, "--format", "kcidb", "--results", res, "--cache", FIX "cache",
+		   NULL);
+	assert_non_null(strstr(text, "\"knock_on_of\": \"6.1/x86_64/uapi\""));
+	assert_non_null(strstr(text, "6.1/x86_64/nice: not run: uapi did not apply"));
+	g_free(text);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -591,6 +659,7 @@ int main(void)
 		cmocka_unit_test(test_one_verdict),
 		cmocka_unit_test(test_html_ids),
 		cmocka_unit_test(test_abi_words),
+		cmocka_unit_test(test_knock_on),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
