@@ -97,7 +97,19 @@ static void h_header(GString *out, const struct report *r)
 	report_verdict_line(verdict, r);
 	g_string_append_printf(out, "<p class=\"verdict gate-%s\" id=\"verdict\">", gate);
 	xml_text(out, verdict->str);
-	g_string_append(out, "</p>\n<p>");
+	g_string_append(out, "</p>\n");
+	if (r->mutants) {
+		GString *ml = g_string_new(NULL);
+
+		report_mutants_line(ml, r);
+		g_string_append_printf(out, "<p class=\"%s\" id=\"mutants-line\">%s",
+				       report_mutants_alarm(r) ? "verdict gate-blocked" : "",
+				       report_mutants_alarm(r) ? "WARNING: " : "");
+		xml_text(out, ml->str);
+		g_string_append(out, "</p>\n");
+		g_string_free(ml, TRUE);
+	}
+	g_string_append(out, "<p>");
 	xml_text(out, sum->str);
 	g_string_append(out, "</p>\n<dl class=\"meta\">\n<dt>What ran</dt><dd>versions ");
 	h_list(out, r->run->versions);
@@ -554,6 +566,22 @@ static void h_abi(GString *out, const struct report *r)
 	g_ptr_array_free(tables, TRUE);
 }
 
+static void h_mutants(GString *out, const struct report *r)
+{
+	struct report_table *t;
+
+	if (!r->mutants)
+		return;
+	g_string_append_printf(out, "<section id=\"mutants\">\n<h2>Mutation testing</h2>\n<p>%d of %d killed (<code>",
+			       r->mutants->killed, r->mutants->total);
+	xml_text(out, r->mutants->file);
+	g_string_append(out, "</code>).</p>\n");
+	t = report_mutants_table(r);
+	h_table(out, t, "mutants");
+	report_table_free(t);
+	g_string_append(out, "</section>\n");
+}
+
 static void h_excluded(GString *out, const struct report *r)
 {
 	json_t *x, *line;
@@ -606,6 +634,7 @@ void report_html(GString *out, const struct report *r)
 	h_chart(out, r);
 	h_drift(out, r);
 	h_abi(out, r);
+	h_mutants(out, r);
 	h_all_cells(out, r);
 	g_string_append(out, "</body>\n</html>\n");
 }

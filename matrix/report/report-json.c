@@ -147,11 +147,12 @@ json_t *report_json_value(const struct report *r)
 
 	for (guint i = 0; i < r->run->cells->len; i++)
 		json_array_append_new(cells, cell_json(r->run->cells->pdata[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:O}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:O, s:o}",
 			 "schema", REPORT_SCHEMA, "run", run_json(r->run),
 			 "summary", summary_json(r), "cells", cells,
 			 "trend", trend_json(r->trend), "drift", drift_json(r->drift),
-			 "abi", json_is_object(abi) ? abi : json_null());
+			 "abi", json_is_object(abi) ? abi : json_null(),
+			 "mutants", report_mutants_json(r));
 }
 
 void report_json(GString *out, const struct report *r)

@@ -48,6 +48,11 @@ static void md_header(GString *out, const struct report *r)
 	g_string_append(out, "# kmatrix report\n\n**");
 	report_verdict_line(out, r);
 	g_string_append(out, "**\n\n");
+	if (r->mutants) {
+		g_string_append(out, report_mutants_alarm(r) ? "**WARNING: " : "");
+		report_mutants_line(out, r);
+		g_string_append(out, report_mutants_alarm(r) ? "**\n\n" : "\n\n");
+	}
 	report_summary_counts(r, out);
 	g_string_append(out, ".\n\n");
 	g_string_append_printf(out, "Run %s to %s on `%s`, project commit `%s`.  ",
@@ -367,6 +372,19 @@ static void md_timings(GString *out, const struct report *r)
 	g_string_append(out, ".\n");
 }
 
+static void md_mutants(GString *out, const struct report *r)
+{
+	struct report_table *t;
+
+	if (!r->mutants)
+		return;
+	g_string_append_printf(out, "\n## Mutation testing\n\n%d of %d killed (`%s`).\n\n",
+			       r->mutants->killed, r->mutants->total, r->mutants->file);
+	t = report_mutants_table(r);
+	md_table(out, t);
+	report_table_free(t);
+}
+
 void report_md(GString *out, const struct report *r)
 {
 	md_header(out, r);
@@ -377,5 +395,6 @@ void report_md(GString *out, const struct report *r)
 	md_departures(out, r);
 	md_drift(out, r);
 	md_abi(out, r);
+	md_mutants(out, r);
 	md_timings(out, r);
 }

@@ -246,9 +246,26 @@ static void excluded(GString *out, const struct report *r)
 	}
 }
 
+/*
+ * The score goes beside the verdict, not into it: the matrix judges the
+ * series (does every cell meet its expectation?), the score judges the
+ * tests (would they catch a wrong backport?).  A survivor is a hole in
+ * the tests that a SHIP does not excuse, so it is said right under it.
+ */
+static void mutants(GString *out, const struct report *r)
+{
+	if (!r->mutants)
+		return;
+	if (report_mutants_alarm(r))
+		g_string_append(out, "WARNING: ");
+	report_mutants_line(out, r);
+	g_string_append_c(out, '\n');
+}
+
 void report_summary(GString *out, const struct report *r)
 {
 	verdict_line(out, r);
+	mutants(out, r);
 	changes(out, r);
 	unmet(out, r);
 	stale_missing(out, r);

@@ -84,10 +84,19 @@ enum report_gate {
 	GATE_INCOMPLETE = 3,	/* none departed, but results are missing or stale */
 };
 
+/* tests/mutants/run.sh's score.json, validated (report-mutants.c) */
+struct mutants {
+	char *file;
+	json_t *doc;
+	int killed, total;
+	GPtrArray *survivors, *defects;	/* char *: "<mutant> (<arch>)" */
+};
+
 struct report {
 	struct run *run;
 	struct trend *trend;	/* NULL without --against */
 	GPtrArray *drift;	/* struct drift * */
+	struct mutants *mutants;	/* NULL without a score */
 	/* counts over run->cells */
 	int planned, with_result, met, departed, missing;
 	int knock_on;		/* not run because an earlier step did not apply */
@@ -189,6 +198,16 @@ void report_verdict_line(GString *out, const struct report *r);
 int report_stale(const struct report *r);
 int report_gate_status(const struct report *r);
 void report_summary(GString *out, const struct report *r);
+
+/* report-mutants.c: the mutation score beside, never inside, the verdict */
+struct mutants *mutants_load(const char *path, GError **err);
+void mutants_free(struct mutants *m);
+/* "Mutation testing: N of M killed; SURVIVED: ..." without its newline */
+void report_mutants_line(GString *out, const struct report *r);
+/* A survivor or a mutant that did not build: say it prominently. */
+bool report_mutants_alarm(const struct report *r);
+struct report_table *report_mutants_table(const struct report *r);
+json_t *report_mutants_json(const struct report *r);
 
 /* renderers */
 void report_md(GString *out, const struct report *r);

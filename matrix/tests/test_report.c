@@ -649,6 +649,81 @@ static void test_knock_on(void **state)
 	g_free(res);
 }
 
+/* mutants_load(@text)'s error, which must name the file and @want. */
+static void assert_bad_score(const char *text, const char *want)
+{
+	char *path = g_build_filename(tmpdir, "bad-score.json", NULL);
+	GError *err = NULL;
+
+	assert_true(g_file_set_contents(path, text, -1, NULL));
+	assert_null(mutants_load(path, &err));
+	assert_non_null(err);
+	if (!strstr(err->message, path) || !strstr(err->message, want))
+		fail_msg("'%s' does not name %s and '%s'", err->message, path, want);
+	g_error_free(err);
+	g_free(path);
+}
+
+/*
+ * The mutation score beside the verdict: N of M killed, the survivor
+ * named and warned about, the verdict itself unchanged; a bad score file
+ * is refused, naming the file and what is wrong.
+ */
+static void test_mutants(void **state)
+{
+	static const char *const met[] = { "6.1/x86_64/stock", "7.2/x86_64/stock", NULL };
+	static const char *const fmts[] = { "md", "html", "summary", "json", NULL };
+	char *res = results_with("mutants-ship", met), *text, *copy;
+	json_t *doc, *m;
+
+	for (int f = 0; fmts[f]; f++) {
+		int rc = run_report("m.out", &text, "--format", fmts[f], "--results", res,
+				    "--cache", FIX "cache", "--mutants", FIX "mutants.json", NULL);
+
+		/* a survivor judges the tests, not the series: still SHIP */
+		assert_int_equal(rc, !strcmp(fmts[f], "summary") ? GATE_SHIP : 0);
+		if (!strcmp(fmts[f], "json")) {
+			doc = json_loads(text, 0, NULL);
+			m = json_object_get(doc, "mutants");
+			assert_int_equal(json_integer_value(json_object_get(m, "killed")), 2);
+			assert_int_equal(json_integer_value(json_object_get(m, "total")), 3);
+			assert_string_equal(json_string_value(json_array_get(
+				json_object_get(m, "survivors"), 0)), "08-can-nice-lt (x86_64)");
+			assert_string_equal(jstr(json_object_get(doc, "summary"), "verdict"), "SHIP");
+			json_decref(doc);
+		} else {
+			assert_non_null(strstr(text, "WARNING: Mutation testing: 2 of 3 killed; "
+						     "SURVIVED: 08-can-nice-lt (x86_64)"));
+			assert_non_null(strstr(text, "SHIP: all 2 planned cells met"));
+		}
+		g_free(text);
+	}
+	/* picked up from the results directory */
+	copy = g_build_filename(res, "mutants.json", NULL);
+	copy_file(FIX "mutants.json", copy);
+	run_report("m.md", &text, "--results", res, "--cache", FIX "cache", NULL);
+	assert_non_null(strstr(text, "## Mutation testing\n\n2 of 3 killed"));
+	assert_non_null(strstr(text, "| 08-can-nice-lt | x86_64 | SURVIVED |  |"));
+	assert_non_null(strstr(text, "| 12-rt-policy-switch | x86_64 | killed | (boot-failed) kernel panic"));
+	g_free(text);
+	assert_true(g_file_set_contents(copy, "{\"killed\": 1", -1, NULL));
+	assert_int_equal(run_report("m.md", &text, "--results", res, "--cache", FIX "cache",
+				    NULL), 2);
+	g_free(text);
+	assert_bad_score("{\"killed\": 1", "line 1");
+	assert_bad_score("[]", "not a JSON object");
+	assert_bad_score("{\"killed\": 1, \"total\": 1, \"mutants\": []}",
+			 "'total' is 1 but 'mutants' lists 0");
+	assert_bad_score("{\"killed\": 1, \"total\": 1, \"mutants\": [{\"mutant\": \"a\", "
+			 "\"arch\": \"x86_64\", \"status\": \"maybe\", \"cases\": []}]}",
+			 "status 'maybe' is none of killed, survived, defect");
+	assert_bad_score("{\"killed\": 0, \"total\": 1, \"mutants\": [{\"mutant\": \"a\", "
+			 "\"arch\": \"x86_64\", \"status\": \"killed\", \"cases\": []}]}",
+			 "'killed' is 0 but 1 entries are killed");
+	g_free(copy);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -660,6 +735,7 @@ int main(void)
 		cmocka_unit_test(test_html_ids),
 		cmocka_unit_test(test_abi_words),
 		cmocka_unit_test(test_knock_on),
+		cmocka_unit_test(test_mutants),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),

@@ -13,7 +13,7 @@
 
 struct opts {
 	char *format, *against, *output, *cache, *results;
-	char *origin, *log_base;
+	char *origin, *log_base, *mutants;
 	double share;
 };
 
@@ -57,6 +57,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "log-base", 0, 0, G_OPTION_ARG_STRING, &o->log_base,
 		  "kcidb: the URL the results directory's logs are published at (default: file:// paths)",
 		  "URL" },
+		{ "mutants", 0, 0, G_OPTION_ARG_FILENAME, &o->mutants,
+		  "tests/mutants/run.sh's score.json (default <results>/mutants.json when there)",
+		  "FILE" },
 		{ NULL }
 	};
 	GOptionContext *ctx = g_option_context_new("- the matrix's results as a report");
@@ -111,6 +114,7 @@ static void opts_free(struct opts *o)
 	g_free(o->results);
 	g_free(o->origin);
 	g_free(o->log_base);
+	g_free(o->mutants);
 }
 
 static int write_out(const char *path, const GString *text)
@@ -127,6 +131,19 @@ static int write_out(const char *path, const GString *text)
 		return -1;
 	}
 	return 0;
+}
+
+/* --mutants FILE, else <results>/mutants.json when the results hold one. */
+static int load_mutants(struct report *r, const char *file, const char *results,
+			GError **err)
+{
+	char *dflt = g_build_filename(results, "mutants.json", NULL);
+	const char *path = file ? file : g_file_test(dflt, G_FILE_TEST_IS_REGULAR) ? dflt : NULL;
+
+	if (path)
+		r->mutants = mutants_load(path, err);
+	g_free(dflt);
+	return path && !r->mutants ? -1 : 0;
 }
 
 static int build_report(struct report *r, const struct opts *o)
@@ -146,6 +163,8 @@ static int build_report(struct report *r, const struct opts *o)
 	}
 	if (!r->run)
 		rc = -1;
+	if (!rc)
+		rc = load_mutants(r, o->mutants, results, &err);
 	if (rc)
 		fprintf(stderr, "kmatrix report: %s\n", err ? err->message : "failed");
 	else
@@ -163,6 +182,7 @@ static void report_free(struct report *r)
 {
 	run_free(r->run);
 	trend_free(r->trend);
+	mutants_free(r->mutants);
 	if (r->drift)
 		g_ptr_array_free(r->drift, TRUE);
 	g_free(r->cache);
