@@ -272,6 +272,24 @@ static void h_timings(GString *out, const struct rcell *c)
 	g_string_append_printf(out, "<td class=\"num\">%.1f s</td></tr></table>\n", c->total);
 }
 
+static void h_logs(GString *out, const struct report *r, const struct rcell *c)
+{
+	GPtrArray *links = report_log_links(r, c);
+
+	for (guint i = 0; i < links->len; i++) {
+		const struct report_link *l = links->pdata[i];
+
+		g_string_append(out, i ? ", <a" : "<p class=\"logs\">Logs: <a");
+		xml_attr(out, "href", l->href);
+		g_string_append_c(out, '>');
+		xml_text(out, l->name);
+		g_string_append(out, "</a>");
+	}
+	if (links->len)
+		g_string_append(out, "</p>\n");
+	g_ptr_array_free(links, TRUE);
+}
+
 static void h_cell_body(GString *out, const struct report *r,
 			const struct rcell *c)
 {
@@ -291,6 +309,8 @@ static void h_cell_body(GString *out, const struct report *r,
 		h_tests(out, c);
 		h_timings(out, c);
 	}
+	if (!c->met)
+		h_logs(out, r, c);
 	log = report_log_excerpt(r, c, LOG_LINES, &which);
 	if (log) {
 		g_string_append_printf(out, "<p>Last lines of %s:</p>\n<pre>", which);

@@ -170,6 +170,21 @@ static void md_failed_tests(GString *out, const struct rcell *c)
 	}
 }
 
+static void md_logs(GString *out, const struct report *r, const struct rcell *c)
+{
+	GPtrArray *links = report_log_links(r, c);
+
+	for (guint i = 0; i < links->len; i++) {
+		const struct report_link *l = links->pdata[i];
+
+		g_string_append_printf(out, "%s[%s](<%s>)", i ? ", " : "\nLogs: ", l->name,
+				       l->href);
+	}
+	if (links->len)
+		g_string_append_c(out, '\n');
+	g_ptr_array_free(links, TRUE);
+}
+
 /* The later steps this one stopped: counted here, once. */
 static void md_knock_ons(GString *out, const struct report *r, const struct rcell *c)
 {
@@ -202,6 +217,7 @@ static void md_departure(GString *out, const struct report *r,
 	g_string_append_c(out, '\n');
 	if (ev && *ev)
 		md_block(out, ev);
+	md_logs(out, r, c);
 	md_failed_tests(out, c);
 	md_knock_ons(out, r, c);
 	g_free(ev);

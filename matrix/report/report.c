@@ -63,6 +63,83 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 
 static void add_unique(GPtrArray *a, const char *s);
 
+/* @to relative to the directory @from (both made absolute first). */
+static char *relative_path(const char *from, const char *to)
+{
+	char *af = g_canonicalize_filename(from, NULL);
+	char *at = g_canonicalize_filename(to, NULL);
+	char **f = g_strsplit(af, "/", -1), **t = g_strsplit(at, "/", -1);
+	GString *out = g_string_new(NULL);
+	int i = 0;
+
+	while (f[i] && t[i] && !strcmp(f[i], t[i]))
+		i++;
+	for (int j = i; f[j]; j++)
+		if (*f[j])
+			g_string_append(out, "../");
+	for (int j = i; t[j]; j++)
+		g_string_append_printf(out, "%s%s", t[j], t[j + 1] ? "/" : "");
+	g_strfreev(f);
+	g_strfreev(t);
+	g_free(af);
+	g_free(at);
+	return g_string_free(out, FALSE);
+}
+
+static void link_free(struct report_link *l)
+{
+	g_free(l->name);
+	g_free(l->href);
+	g_free(l);
+}
+
+static void add_link(const struct report *r, GPtrArray *out, const char *dir, char *rel)
+{
+	char *path = g_build_filename(dir, rel, NULL);
+	struct report_link *l;
+
+	for (guint i = 0; i < out->len; i++)
+		if (!strcmp(((struct report_link *)out->pdata[i])->name, rel))
+			goto done;
+	if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
+		goto done;
+	l = g_new0(struct report_link, 1);
+	l->name = g_strdup(rel);
+	if (r->log_base) {
+		char *esc = g_uri_escape_string(rel, "/", FALSE);
+
+		l->href = g_strdup_printf("%s%s%s", r->log_base,
+					  g_str_has_suffix(r->log_base, "/") ? "" : "/", esc);
+		g_free(esc);
+	} else {
+		l->href = relative_path(r->link_from ? r->link_from : ".", path);
+	}
+	g_ptr_array_add(out, l);
+done:
+	g_free(path);
+	g_free(rel);
+}
+
+GPtrArray *report_log_links(const struct report *r, const struct rcell *c)
+{
+	static const char *const kinds[] = { "console", "build", "config", "apply", NULL };
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)link_free);
+	char *dir = results_dir_of(r);
+
+	if (!dir)
+		return out;
+	/* the log that explains the verdict first */
+	add_link(r, out, dir, g_strdup_printf("%s/%s/%s.%s.log", c->version, c->arch, c->step,
+					      report_log_kind(c->verdict)));
+	for (int i = 0; kinds[i]; i++)
+		add_link(r, out, dir, g_strdup_printf("%s/%s/%s.%s.log", c->version, c->arch,
+						      c->step, kinds[i]));
+	/* git am's log is written once per version */
+	add_link(r, out, dir, g_strdup_printf("%s/%s.apply.log", c->version, c->step));
+	g_free(dir);
+	return out;
+}
+
 static bool is_object_list(json_t *v)
 {
 	json_t *o;

@@ -106,6 +106,8 @@ struct report {
 	/* kcidb: --origin, --log-base (NULL: file:// URLs), the cache */
 	const char *origin, *log_base;
 	char *cache;
+	/* where the report is written: relative log links start there */
+	const char *link_from;
 };
 
 /* report.c: the model and what every format shares */
@@ -126,6 +128,16 @@ char *report_clean(const char *s);
 char *report_log_excerpt(const struct report *r, const struct rcell *c,
 			 int max_lines, char **which);
 void report_summary_counts(const struct report *r, GString *out);
+/*
+ * The logs of @c in the results directory, as links: --log-base plus the
+ * path under the results, else a path relative to r->link_from.  A new
+ * array of struct report_link *, empty when there are none.
+ */
+struct report_link {
+	char *name;	/* "6.1/x86_64/uapi.apply.log" */
+	char *href;
+};
+GPtrArray *report_log_links(const struct report *r, const struct rcell *c);
 char *report_short(const char *sha);
 
 /* A table of text every format renders its own way. */

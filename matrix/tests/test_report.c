@@ -23,6 +23,7 @@
 #include "verbs.h"
 
 #define FIX "fixtures/report/"
+#define LOG_BASE "https://ci.example.org/kmatrix/run-1"
 
 static char *tmpdir;
 static int regenerated;
@@ -96,13 +97,15 @@ static void golden(const char *format, const char *name, bool trend)
 	char *text;
 	int rc;
 
+	/* a --log-base: relative log links would name the temporary directory */
 	if (trend)
 		rc = run_report(name, &text, "--format", format, "--results",
 				FIX "results", "--cache", FIX "cache", "--against",
-				FIX "earlier", NULL);
+				FIX "earlier", "--log-base", LOG_BASE, NULL);
 	else
 		rc = run_report(name, &text, "--format", format, "--results",
-				FIX "results", "--cache", FIX "cache", NULL);
+				FIX "results", "--cache", FIX "cache", "--log-base",
+				LOG_BASE, NULL);
 	assert_int_equal(rc, 0);
 	assert_non_null(text);
 	check_golden(name, text);
@@ -724,6 +727,83 @@ static void test_mutants(void **state)
 	g_free(res);
 }
 
+/* Each failed cell's log: its own link, and where the fixture has it. */
+static const char *const failed_logs[] = {
+	"6.1/x86_64/uapi.apply.log", "6.1/arm64/baseline.config.log",
+	"6.1/arm64/uapi.build.log", "7.2/x86_64/nice.console.log",
+	"7.2/arm64/uapi.console.log", "7.2/arm64/nice.console.log", NULL
+};
+
+/*
+ * The links of @text in @fmt: with --log-base each is base/<log>; without,
+ * it resolves from @from (the report's directory) to the fixture's file.
+ */
+static void assert_log_links(const char *text, const char *fmt, const char *from)
+{
+	for (int i = 0; failed_logs[i]; i++) {
+		char *cwd = g_get_current_dir(), *want, *rel = NULL;
+		char *abs = g_build_filename(cwd, FIX "results", failed_logs[i], NULL);
+
+
+		if (from) {
+			GRegex *re = g_regex_new(!strcmp(fmt, "md") ? "\\]\\(<([^>]*)>\\)" :
+							   "href=\"([^\"#]*)\"", 0, 0, NULL);
+			GMatchInfo *m;
+
+			g_regex_match(re, text, 0, &m);
+			for (; g_match_info_matches(m) && !rel; g_match_info_next(m, NULL)) {
+				char *href = g_match_info_fetch(m, 1);
+				char *path = g_build_filename(from, href, NULL);
+				char *canon = g_canonicalize_filename(path, NULL);
+
+				if (!strcmp(canon, abs))
+					rel = g_strdup(href);
+				g_free(canon);
+				g_free(path);
+				g_free(href);
+			}
+			g_match_info_free(m);
+			g_regex_unref(re);
+			if (!rel)
+				fail_msg("%s: no link resolves to %s", fmt, abs);
+		} else {
+			want = g_strdup_printf(!strcmp(fmt, "md") ? "](<%s/%s>)" : "href=\"%s/%s\"",
+					       LOG_BASE, failed_logs[i]);
+			if (!strstr(text, want))
+				fail_msg("%s: no link %s", fmt, want);
+			g_free(want);
+		}
+		g_free(rel);
+		g_free(abs);
+		g_free(cwd);
+	}
+}
+
+static void test_log_links(void **state)
+{
+	static const char *const fmts[] = { "md", "html", NULL };
+	char *sub = g_build_filename(tmpdir, "links", "deep", NULL);
+	char *text;
+
+	g_mkdir_with_parents(sub, 0755);
+	for (int f = 0; fmts[f]; f++) {
+		char *name = g_strdup_printf("links/deep/r.%s", fmts[f]);
+
+		run_report(name, &text, "--format", fmts[f], "--results", FIX "results",
+			   "--cache", FIX "cache", NULL);
+		assert_log_links(text, fmts[f], sub);
+		g_free(text);
+		run_report(name, &text, "--format", fmts[f], "--results", FIX "results",
+			   "--cache", FIX "cache", "--log-base", LOG_BASE, NULL);
+		assert_log_links(text, fmts[f], NULL);
+		/* a log the results do not hold gets no link */
+		assert_null(strstr(text, "6.1/x86_64/nice.apply.log"));
+		g_free(text);
+		g_free(name);
+	}
+	g_free(sub);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -736,6 +816,7 @@ int main(void)
 		cmocka_unit_test(test_abi_words),
 		cmocka_unit_test(test_knock_on),
 		cmocka_unit_test(test_mutants),
+		cmocka_unit_test(test_log_links),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),

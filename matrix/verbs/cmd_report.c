@@ -55,7 +55,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "origin", 0, 0, G_OPTION_ARG_STRING, &o->origin,
 		  "kcidb: the CI system's name, the prefix of every id (default kmatrix)", "NAME" },
 		{ "log-base", 0, 0, G_OPTION_ARG_STRING, &o->log_base,
-		  "kcidb: the URL the results directory's logs are published at (default: file:// paths)",
+		  "the URL the results directory's logs are published at (default: md and html link them relatively, kcidb by file://)",
 		  "URL" },
 		{ "mutants", 0, 0, G_OPTION_ARG_FILENAME, &o->mutants,
 		  "tests/mutants/run.sh's score.json (default <results>/mutants.json when there)",
@@ -192,6 +192,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct report r = { 0 };
+	char *link_from;
 	GString *out;
 	int rc = 2;
 
@@ -201,6 +202,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r.origin = o.origin;
 	r.log_base = o.log_base;
+	link_from = o.output ? g_path_get_dirname(o.output) : g_get_current_dir();
+	r.link_from = link_from;
 	if (build_report(&r, &o) == 0) {
 		out = g_string_new(NULL);
 		renderer(o.format)(out, &r);
@@ -212,5 +215,6 @@ int cmd_report(int argc, char **argv)
 	}
 	report_free(&r);
 	opts_free(&o);
+	g_free(link_from);
 	return rc;
 }
