@@ -117,6 +117,16 @@ static void h_header(GString *out, const struct report *r)
 	h_list(out, r->run->arches);
 	g_string_append(out, "; steps ");
 	h_list(out, r->run->steps);
+	g_string_append(out, "</dd>\n<dt>Kernels</dt><dd>");
+	for (guint i = 0; i < r->run->versions->len; i++) {
+		char *k = report_kernel_of(r->run, r->run->versions->pdata[i]);
+
+		g_string_append(out, i ? "; " : "");
+		xml_text(out, r->run->versions->pdata[i]);
+		g_string_append(out, ": ");
+		xml_text(out, k);
+		g_free(k);
+	}
 	g_string_append(out, "</dd>\n<dt>When</dt><dd>");
 	xml_text(out, *jstr(m, "started") ? jstr(m, "started") : "?");
 	g_string_append(out, " to ");
@@ -197,9 +207,16 @@ static void h_grid(GString *out, const struct report *r)
 	g_string_append(out, "</tr></thead>\n<tbody>\n");
 	for (guint v = 0; v < run->versions->len; v++)
 		for (guint a = 0; a < run->arches->len; a++) {
-			g_string_append(out, "<tr><th>");
+			char *k = report_kernel_of(run, run->versions->pdata[v]);
+
+			g_string_append(out, "<tr><th");
+			xml_attr(out, "title", k);
+			g_string_append_c(out, '>');
 			xml_text(out, run->versions->pdata[v]);
-			g_string_append(out, "</th><th>");
+			g_string_append(out, "<br><small>");
+			xml_text(out, k);
+			g_string_append(out, "</small></th><th>");
+			g_free(k);
 			xml_text(out, run->arches->pdata[a]);
 			g_string_append(out, "</th>");
 			for (guint s = 0; s < run->steps->len; s++) {

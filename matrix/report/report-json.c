@@ -24,16 +24,29 @@ static json_t *meta_str(json_t *meta, const char *key)
 	return *s ? json_string(s) : json_null();
 }
 
+static json_t *kernels(const struct run *run)
+{
+	json_t *out = json_object();
+
+	for (guint i = 0; i < run->versions->len; i++) {
+		char *k = report_kernel_of(run, run->versions->pdata[i]);
+
+		json_object_set_new(out, run->versions->pdata[i], json_string(k));
+		g_free(k);
+	}
+	return out;
+}
+
 static json_t *run_json(const struct run *run)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "started", meta_str(run->meta, "started"),
 			 "finished", meta_str(run->meta, "finished"),
 			 "host", meta_str(run->meta, "host"),
 			 "project_commit", meta_str(run->meta, "project_commit"),
 			 "versions", strv(run->versions),
 			 "arches", strv(run->arches),
-			 "steps", strv(run->steps),
+			 "steps", strv(run->steps), "kernels", kernels(run),
 			 "problem", run->meta_error ? json_string(run->meta_error) :
 						      json_null());
 }

@@ -60,16 +60,21 @@ static void md_header(GString *out, const struct report *r)
 			       *jstr(m, "finished") ? jstr(m, "finished") : "?",
 			       *jstr(m, "host") ? jstr(m, "host") : "?",
 			       *commit ? commit : "?");
-	g_string_append(out, "Versions:");
-	for (guint i = 0; i < r->run->versions->len; i++)
-		g_string_append_printf(out, " %s", (char *)r->run->versions->pdata[i]);
-	g_string_append(out, "; arches:");
+	g_string_append(out, "Arches:");
 	for (guint i = 0; i < r->run->arches->len; i++)
 		g_string_append_printf(out, " %s", (char *)r->run->arches->pdata[i]);
 	g_string_append(out, "; steps:");
 	for (guint i = 0; i < r->run->steps->len; i++)
 		g_string_append_printf(out, " %s", (char *)r->run->steps->pdata[i]);
-	g_string_append(out, ".\n");
+	g_string_append(out, ".\n\n| version | kernel |\n|---|---|\n");
+	for (guint i = 0; i < r->run->versions->len; i++) {
+		char *k = report_kernel_of(r->run, r->run->versions->pdata[i]);
+
+		g_string_append_printf(out, "| %s | ", (char *)r->run->versions->pdata[i]);
+		md_cell(out, k);
+		g_string_append(out, " |\n");
+		g_free(k);
+	}
 	if (r->run->meta_error)
 		g_string_append_printf(out, "\n> %s\n", r->run->meta_error);
 	g_free(commit);

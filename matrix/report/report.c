@@ -640,6 +640,40 @@ struct run *run_load(const char *dir, GError **err)
 	return run;
 }
 
+static char *kernel_text(json_t *k)
+{
+	const char *pkg = jstr(k, "package"), *ver = jstr(k, "package_version");
+	const char *rel = jstr(k, "release");
+	GString *out = g_string_new(NULL);
+
+	if (*pkg)
+		g_string_append_printf(out, "%s %s", pkg, *ver ? ver : "(version not recorded)");
+	if (*rel)
+		g_string_append_printf(out, "%sLinux %s", out->len ? ", " : "", rel);
+	return out->len ? g_string_free(out, FALSE) : (g_string_free(out, TRUE), NULL);
+}
+
+char *report_kernel_of(const struct run *run, const char *version)
+{
+	const struct rcell *stock = NULL;
+	char *text = NULL;
+
+	for (guint i = 0; i < run->cells->len && !text; i++) {
+		const struct rcell *c = run->cells->pdata[i];
+
+		if (strcmp(c->version, version) || !c->res)
+			continue;
+		text = kernel_text(json_object_get(c->res, "kernel"));
+		if (!stock && !strcmp(c->step, "stock"))
+			stock = c;
+	}
+	/* before results had "kernel", the stock commit said "stock: <package> <version>" */
+	if (!text && stock && g_str_has_prefix(jstr(stock->res, "subject"), "stock: "))
+		text = g_strdup_printf("%s (release not recorded)",
+				       jstr(stock->res, "subject") + strlen("stock: "));
+	return text ? text : g_strdup("exact kernel not recorded in these results");
+}
+
 void report_summary_counts(const struct report *r, GString *out)
 {
 	size_t nx = json_array_size(run_excluded(r->run));

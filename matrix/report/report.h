@@ -129,6 +129,12 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 			 int max_lines, char **which);
 void report_summary_counts(const struct report *r, GString *out);
 /*
+ * The exact kernel of @version as the results record it: "linux-source-6.1
+ * 6.1.158-1, Linux 6.1.158" from a result's "kernel", else the package
+ * from the stock commit's subject (older results), else "not recorded".
+ */
+char *report_kernel_of(const struct run *run, const char *version);
+/*
  * The logs of @c in the results directory, as links: --log-base plus the
  * path under the results, else a path relative to r->link_from.  A new
  * array of struct report_link *, empty when there are none.

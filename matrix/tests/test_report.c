@@ -804,6 +804,42 @@ static void test_log_links(void **state)
 	g_free(sub);
 }
 
+/*
+ * Each version's exact kernel in the header: from a result's "kernel"
+ * (7.2), from the stock subject of results that predate it, or said to be
+ * unrecorded.
+ */
+static void test_kernels(void **state)
+{
+	static const char *const ids[] = { "6.1/x86_64/stock", "6.1/x86_64/baseline",
+					   "7.2/x86_64/stock", "7.2/arm64/baseline", NULL };
+	char *res = results_with("kernels", ids), *text, *stock;
+	json_t *doc, *k;
+
+	run_report("k.md", &text, "--results", res, "--cache", FIX "cache", NULL);
+	assert_non_null(strstr(text, "| 7.2 | linux-source-7.2 7.2.3-1, Linux 7.2.3 |"));
+	assert_non_null(strstr(text, "| 6.1 | linux-source-6.1 (release not recorded) |"));
+	g_free(text);
+	stock = g_build_filename(res, "6.1", "x86_64", "stock.json", NULL);
+	json_file_set(stock, "subject", json_string("stock: linux-source-6.1 6.1.158-1"));
+	run_report("k.html", &text, "--format", "html", "--results", res, "--cache", FIX "cache",
+		   NULL);
+	assert_non_null(strstr(text, "<dt>Kernels</dt><dd>6.1: linux-source-6.1 6.1.158-1 (release "
+				     "not recorded); 7.2: linux-source-7.2 7.2.3-1, Linux 7.2.3</dd>"));
+	g_free(text);
+	json_file_set(stock, "subject", json_string("something else"));
+	run_report("k.json", &text, "--format", "json", "--results", res, "--cache", FIX "cache",
+		   NULL);
+	doc = json_loads(text, 0, NULL);
+	k = json_object_get(json_object_get(doc, "run"), "kernels");
+	assert_string_equal(jstr(k, "6.1"), "exact kernel not recorded in these results");
+	assert_string_equal(jstr(k, "7.2"), "linux-source-7.2 7.2.3-1, Linux 7.2.3");
+	json_decref(doc);
+	g_free(text);
+	g_free(stock);
+	g_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -817,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_knock_on),
 		cmocka_unit_test(test_mutants),
 		cmocka_unit_test(test_log_links),
+		cmocka_unit_test(test_kernels),
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
