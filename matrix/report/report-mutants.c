@@ -185,10 +185,12 @@ static json_t *copy_or_null(json_t *o, const char *key)
 json_t *report_mutants_json(const struct report *r)
 {
 	const struct mutants *m = r->mutants;
-	json_t *surv = json_array(), *def = json_array();
+	json_t *surv, *def;
 
 	if (!m)
 		return json_null();
+	surv = json_array();
+	def = json_array();
 	for (guint i = 0; i < m->survivors->len; i++)
 		json_array_append_new(surv, json_string(m->survivors->pdata[i]));
 	for (guint i = 0; i < m->defects->len; i++)
