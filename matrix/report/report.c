@@ -668,9 +668,12 @@ char *report_kernel_of(const struct run *run, const char *version)
 			stock = c;
 	}
 	/* before results had "kernel", the stock commit said "stock: <package> <version>" */
-	if (!text && stock && g_str_has_prefix(jstr(stock->res, "subject"), "stock: "))
-		text = g_strdup_printf("%s (release not recorded)",
-				       jstr(stock->res, "subject") + strlen("stock: "));
+	if (!text && stock && g_str_has_prefix(jstr(stock->res, "subject"), "stock: ")) {
+		const char *pkg = jstr(stock->res, "subject") + strlen("stock: ");
+
+		text = g_strdup_printf("%s (%srelease not recorded)", pkg,
+				       strchr(pkg, ' ') ? "" : "version and ");
+	}
 	return text ? text : g_strdup("exact kernel not recorded in these results");
 }
 
