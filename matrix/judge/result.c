@@ -152,6 +152,60 @@ void result_set_input(json_t *r, const char *name, const char *value)
 			    json_string(value ? value : ""));
 }
 
+/* The value of "NAME = value" in @lines, or NULL. */
+static char *make_var(char **lines, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (int i = 0; lines[i]; i++) {
+		const char *l = lines[i];
+
+		if (strncmp(l, name, n))
+			continue;
+		l += n;
+		while (*l == ' ' || *l == '\t')
+			l++;
+		if (*l != '=')
+			continue;
+		return g_strstrip(g_strdup(l + 1));
+	}
+	return NULL;
+}
+
+char *result_kernel_release(const char *makefile)
+{
+	char **lines = g_strsplit(makefile ? makefile : "", "\n", 200);
+	char *v = make_var(lines, "VERSION"), *p = make_var(lines, "PATCHLEVEL");
+	char *s = make_var(lines, "SUBLEVEL"), *x = make_var(lines, "EXTRAVERSION");
+	char *out = NULL;
+
+	if (v && p && *v && *p)
+		out = g_strdup_printf("%s.%s.%s%s", v, p, s && *s ? s : "0", x ? x : "");
+	g_free(v);
+	g_free(p);
+	g_free(s);
+	g_free(x);
+	g_strfreev(lines);
+	return out;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+void result_set_kernel(json_t *r, const char *package, const char *pkgver,
+		       const char *makefile)
+{
+	char *release = result_kernel_release(makefile);
+
+	json_object_set_new(r, "kernel", json_pack("{s:o, s:o, s:o}",
+						   "package", str_or_null(package),
+						   "package_version", str_or_null(pkgver),
+						   "release", str_or_null(release)));
+	g_free(release);
+}
+
 static bool write_all(int fd, const char *p, size_t len)
 {
 	while (len) {

@@ -48,6 +48,16 @@ void result_set_span(json_t *r, const char *stage, double start, double end);
 /* {"wall", "cpu", "maxrss_kb"}: a stage of the run in run.json. */
 json_t *result_usage_json(double wall, double cpu, long maxrss_kb);
 void result_set_input(json_t *r, const char *name, const char *value);
+/*
+ * "kernel": the exact kernel the cell built: @package and @pkgver (the
+ * Debian package the tree was laid from; NULL for a git tree) and the
+ * release "VERSION.PATCHLEVEL.SUBLEVEL[EXTRAVERSION]" read from the
+ * top-level Makefile's text @makefile (NULL: unknown).
+ */
+void result_set_kernel(json_t *r, const char *package, const char *pkgver,
+		       const char *makefile);
+/* That release from a top-level Makefile's text; NULL when it has none. */
+char *result_kernel_release(const char *makefile);
 /* Atomic: temp file and rename. */
 int result_write(const char *path, json_t *r, GError **err);
 /*

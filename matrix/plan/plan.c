@@ -659,6 +659,19 @@ enum reuse cell_reusable(const struct plan *p, struct cell *c)
 	return r;
 }
 
+/* What the cell's kernel exactly is: the package laid and its Makefile's release. */
+static void kernel_identity(struct cell *c)
+{
+	char *rev = g_strdup_printf("%s:Makefile", c->step->commit ? c->step->commit : "stock");
+	char *mk = c->src ? tree_git(c->src, "show", rev, NULL) : NULL;
+	char *pkgver = c->src && c->v->package ? tree_stock_version(c->src) : NULL;
+
+	result_set_kernel(c->result, c->v->package, pkgver, mk);
+	g_free(pkgver);
+	g_free(mk);
+	g_free(rev);
+}
+
 static void fill_identity(const struct plan *p, struct cell *c)
 {
 	const struct pack *pk = g_hash_table_lookup(p->packs, c->a->name);
@@ -676,6 +689,7 @@ static void fill_identity(const struct plan *p, struct cell *c)
 	result_set_input(r, "expectations", p->expectations_sha);
 	result_set_input(r, "quirks", c->qemu.quirks);
 	result_set_input(r, "build_key", c->build_key);
+	kernel_identity(c);
 	result_set_timing(r, "apply", s->seconds);
 	result_set_usage(r, "apply", s->usage.cpu, s->usage.maxrss_kb);
 	result_set_timing(r, "pack", pk ? pk->seconds : 0);

@@ -207,6 +207,131 @@ static struct report_table *report_abi_runtime(const struct report *r)
 	return t;
 }
 
+static void words_row(struct report_table *t, const char *what, char *text)
+{
+	char *cells[] = { g_strdup(what), text, NULL };
+
+	add_row(t, cells);
+}
+
+static char *plural(size_t n, const char *one)
+{
+	return n ? g_strdup_printf("%zu %s%s", n, one, n == 1 ? "" : "s") :
+		   g_strdup("none");
+}
+
+/* "consistent", or "differs: " and each finding's message. */
+static char *abi_verdict(json_t *abi)
+{
+	json_t *findings = json_object_get(abi, "findings"), *f;
+	GString *out;
+	size_t i;
+
+	if (json_is_true(json_object_get(abi, "ok")) && !json_array_size(findings))
+		return g_strdup("consistent");
+	out = g_string_new("differs: ");
+	json_array_foreach(findings, i, f)
+		g_string_append_printf(out, "%s%s", i ? "; " : "", jstr(f, "message"));
+	if (!json_array_size(findings))
+		g_string_append(out, "rlimit-abi found a disagreement but named none");
+	return g_string_free(out, FALSE);
+}
+
+/* "6.1 (3 of 3 arches), 7.2 (2 of 3 arches; baseline)" */
+static char *abi_trees(json_t *trees)
+{
+	GString *out = g_string_new(NULL);
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(trees, i, t)
+		g_string_append_printf(out, "%s%s (%.0f of %.0f arches%s)", i ? ", " : "",
+				       jstr(t, "tree"), jnum(t, "arches_checked"),
+				       jnum(t, "arches"),
+				       json_is_true(json_object_get(t, "baseline")) ?
+					       "; baseline" : "");
+	if (!out->len)
+		g_string_append(out, "none");
+	return g_string_free(out, FALSE);
+}
+
+/* "x86_64 (x86_64-linux-gnu): checked" for each C library */
+static char *abi_libcs(json_t *libc)
+{
+	GString *out = g_string_new(NULL);
+	json_t *l;
+	size_t i;
+
+	json_array_foreach(libc, i, l)
+		g_string_append_printf(out, "%s%s (%s): %s", i ? "; " : "", jstr(l, "arch"),
+				       jstr(l, "triple"), jstr(l, "status"));
+	if (!out->len)
+		g_string_append(out, "none checked");
+	return g_string_free(out, FALSE);
+}
+
+static void findings_table(GPtrArray *out, json_t *findings)
+{
+	static const char *const cols[][2] = {
+		{ "check", "check" }, { "tree", "tree" }, { "arch", "arch" },
+		{ "symbol", "symbol" }, { "file", "header" }, { "message", "what differs" },
+	};
+	struct report_table *t = report_table_new("What differs");
+	json_t *f;
+	size_t i;
+
+	for (size_t c = 0; c < G_N_ELEMENTS(cols); c++)
+		g_ptr_array_add(t->cols, g_strdup(cols[c][1]));
+	json_array_foreach(findings, i, f) {
+		GPtrArray *row = g_ptr_array_new_with_free_func(g_free);
+
+		for (size_t c = 0; c < G_N_ELEMENTS(cols); c++)
+			g_ptr_array_add(row, report_clean(jstr(f, cols[c][0])));
+		g_ptr_array_add(t->rows, row);
+	}
+	g_ptr_array_add(out, t);
+}
+
+/*
+ * rlimit-abi's JSON in a uapi maintainer's words: whether the headers
+ * agree and what differs, the trees and C libraries checked, then the
+ * numbers per arch and tree.  Lists it adds later still show, generically.
+ */
+GPtrArray *report_abi_tables(json_t *abi)
+{
+	static const char *const known[] = { "schema", "ok", "findings_count", "findings",
+					     "trees", "libc", "matrix", "error", "exit",
+					     "log", NULL };
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)report_table_free);
+	struct report_table *kv = report_table_new("");
+	json_t *findings = json_object_get(abi, "findings"), *v;
+	const char *k;
+
+	g_ptr_array_add(kv->cols, g_strdup("rlimit-abi"));
+	g_ptr_array_add(kv->cols, g_strdup("result"));
+	g_ptr_array_add(out, kv);
+	if (*jstr(abi, "error")) {
+		words_row(kv, "headers", g_strdup_printf("not checked: %s (exit %.0f; log %s)",
+							 jstr(abi, "error"), jnum(abi, "exit"),
+							 jstr(abi, "log")));
+		return out;
+	}
+	words_row(kv, "headers across trees and arches", abi_verdict(abi));
+	words_row(kv, "findings", plural(json_array_size(findings), "finding"));
+	words_row(kv, "trees checked", abi_trees(json_object_get(abi, "trees")));
+	words_row(kv, "C libraries", abi_libcs(json_object_get(abi, "libc")));
+	if (json_array_size(findings))
+		findings_table(out, findings);
+	if (json_array_size(json_object_get(abi, "matrix")))
+		report_abi_list(out, "RLIMIT numbers in the headers, per arch and tree",
+				json_object_get(abi, "matrix"));
+	json_object_foreach(abi, k, v)
+		if (!g_strv_contains(known, k) && json_is_array(v) && json_array_size(v) &&
+		    json_is_object(json_array_get(v, 0)))
+			report_abi_list(out, k, v);
+	return out;
+}
+
 GPtrArray *report_abi_section(const struct report *r)
 {
 	json_t *abi = json_object_get(r->run->meta, "abi");

@@ -15,6 +15,7 @@
 #include "report.h"
 
 #define CANONICAL_SERIES "series"
+#define NOT_MEASURED "not measured in these results"
 
 static void patch_free(struct drift_patch *p)
 {
@@ -42,6 +43,11 @@ static struct drift *drift_new(const char *version, enum drift_state st,
 	d->version = g_strdup(version);
 	d->state = st;
 	d->note = note;
+	/* every reason reads as what these results do not measure */
+	if (st == DRIFT_UNAVAILABLE && !g_str_has_prefix(note, NOT_MEASURED)) {
+		d->note = g_strdup_printf("%s: %s", NOT_MEASURED, note);
+		g_free(note);
+	}
 	d->patches = g_ptr_array_new_with_free_func((GDestroyNotify)patch_free);
 	return d;
 }
@@ -184,17 +190,48 @@ static char *git_out(const char *tree, char **env, const char *const *args,
 	return out;
 }
 
-static char *rev(const char *tree, const char *step)
+/* Does @tree hold the commit @sha? */
+static bool has_commit(const char *tree, const char *sha)
 {
-	char *ref = g_strdup_printf("step/%s^{commit}", step);
-	const char *args[] = { "rev-parse", "--verify", "-q", ref, NULL };
+	char *obj = g_strdup_printf("%s^{commit}", sha);
+	const char *args[] = { "cat-file", "-e", obj, NULL };
 	char *out = git_out(tree, NULL, args, NULL);
 
-	g_free(ref);
-	return out ? g_strstrip(out) : NULL;
+	g_free(obj);
+	g_free(out);
+	return out != NULL;
 }
 
-/* A tree that carries the series ending in @step: base and tip commits. */
+/*
+ * The commit the results record for step @step of version @v (every arch
+ * of a version applies the same commits); NULL with why when none does.
+ */
+static char *results_commit(const struct run *run, const char *v,
+			    const char *step, char **why)
+{
+	GString *seen = g_string_new(NULL);
+
+	for (guint i = 0; i < run->cells->len; i++) {
+		const struct rcell *c = run->cells->pdata[i];
+
+		if (strcmp(c->version, v) || strcmp(c->step, step))
+			continue;
+		if (c->res && *jstr(c->res, "commit")) {
+			g_string_free(seen, TRUE);
+			return g_strdup(jstr(c->res, "commit"));
+		}
+		g_string_append_printf(seen, "%s%s %s", seen->len ? ", " : "",
+				       c->id, c->verdict);
+	}
+	*why = seen->len ?
+		g_strdup_printf("no result of %s's step %s names a commit (%s)", v, step,
+				seen->str) :
+		g_strdup_printf("the run did not plan %s's step %s", v, step);
+	g_string_free(seen, TRUE);
+	return NULL;
+}
+
+/* A version's side of the diff, as the results record it. */
 struct side {
 	char *tree, *base, *tip, *why;
 	const char *version, *tip_step;
@@ -208,25 +245,26 @@ static void side_clear(struct side *s)
 	g_free(s->why);
 }
 
-static bool side_find(struct side *s, const char *cache, const char *v,
-		      const char *tip_step)
+/*
+ * The commits come from the results, not from whatever the reader's
+ * trees hold now: the tree only lends git the objects to diff them.
+ */
+static bool side_find(struct side *s, const char *cache, const struct run *run,
+		      const char *v, const char *tip_step)
 {
-	char *git = NULL;
-
 	memset(s, 0, sizeof(*s));
 	s->version = v;
 	s->tip_step = tip_step;
 	s->tree = g_build_filename(cache, "trees", v, NULL);
-	git = g_build_filename(s->tree, ".git", NULL);
-	if (!g_file_test(git, G_FILE_TEST_IS_DIR))
-		s->why = g_strdup_printf("tree %s is not laid yet (kmatrix run lays it)", v);
-	else if (!tip_step)
+	if (!tip_step)
 		s->why = g_strdup("no step in its series' order file");
-	else if (!(s->base = rev(s->tree, "baseline")) ||
-		 !(s->tip = rev(s->tree, tip_step)))
-		s->why = g_strdup_printf("tree %s has no step/baseline or step/%s tag yet (the series is not applied)",
-					 v, tip_step);
-	g_free(git);
+	else if (!g_ptr_array_find_with_equal_func(run->versions, v, g_str_equal, NULL))
+		s->why = g_strdup_printf("the run did not include %s", v);
+	else if ((s->base = results_commit(run, v, "baseline", &s->why)) &&
+		 (s->tip = results_commit(run, v, tip_step, &s->why)) &&
+		 !(has_commit(s->tree, s->base) && has_commit(s->tree, s->tip)))
+		s->why = g_strdup_printf("they name %s step/baseline %.12s..step/%s %.12s, commits this cache's tree %s does not hold (report beside the trees the run laid to measure it)",
+					 v, s->base, tip_step, s->tip, v);
 	return !s->why;
 }
 
@@ -250,7 +288,7 @@ static void compare(struct drift *d, const struct side *canon,
 	} else {
 		d->state = DRIFT_UNAVAILABLE;
 		g_free(d->note);
-		d->note = g_strdup_printf("git range-diff failed: %s",
+		d->note = g_strdup_printf(NOT_MEASURED ": git range-diff failed: %s",
 					  err && *err ? err : "no message");
 	}
 	g_free(out);
@@ -276,7 +314,8 @@ static char *series_of(GKeyFile *kf, const char *v)
 
 /* The canonical series as applied in the last version that uses it. */
 static bool canonical_side(GKeyFile *kf, char **versions, const char *cache,
-			   const char *tip, struct side *canon, char **why)
+			   const struct run *run, const char *tip, struct side *canon,
+			   char **why)
 {
 	for (int i = (int)g_strv_length(versions) - 1; i >= 0; i--) {
 		char *s = series_of(kf, versions[i]);
@@ -285,20 +324,22 @@ static bool canonical_side(GKeyFile *kf, char **versions, const char *cache,
 		g_free(s);
 		if (!canonical)
 			continue;
-		if (side_find(canon, cache, versions[i], tip))
+		if (side_find(canon, cache, run, versions[i], tip))
 			return true;
 		/* the newest version is the one worth naming */
 		if (!*why)
-			*why = g_strdup_printf("canonical series: %s", canon->why);
+			*why = g_strdup_printf("%s: the canonical series (%s): %s",
+					       NOT_MEASURED, versions[i], canon->why);
 		side_clear(canon);
 	}
 	if (!*why)
-		*why = g_strdup("no version of the matrix carries the canonical series");
+		*why = g_strdup_printf("%s: no version of the matrix carries the canonical series",
+				       NOT_MEASURED);
 	return false;
 }
 
 static struct drift *drift_version(GKeyFile *kf, const char *top,
-				   const char *cache, const char *v,
+				   const char *cache, const struct run *run, const char *v,
 				   const struct side *canon, const char *cwhy)
 {
 	char *series = series_of(kf, v);
@@ -321,8 +362,8 @@ static struct drift *drift_version(GKeyFile *kf, const char *top,
 					      series));
 	else if (!canon)
 		d = drift_new(v, DRIFT_UNAVAILABLE, g_strdup(cwhy));
-	else if (!side_find(&bp, cache, v, tip))
-		d = drift_new(v, DRIFT_UNAVAILABLE, g_strdup(bp.why));
+	else if (!side_find(&bp, cache, run, v, tip))
+		d = drift_new(v, DRIFT_UNAVAILABLE, g_strdup_printf("%s: %s", NOT_MEASURED, bp.why));
 	else
 		d = drift_new(v, DRIFT_COMPARED,
 			      g_strdup_printf("git range-diff of %s step/baseline..step/%s (canonical series) against %s step/baseline..step/%s (%s)",
@@ -337,7 +378,7 @@ static struct drift *drift_version(GKeyFile *kf, const char *top,
 	return d;
 }
 
-GPtrArray *drift_compute(const char *top, const char *cache)
+GPtrArray *drift_compute(const char *top, const char *cache, const struct run *run)
 {
 	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)drift_free);
 	char *conf = g_build_filename(top, "matrix", "matrix.conf", NULL);
@@ -352,9 +393,9 @@ GPtrArray *drift_compute(const char *top, const char *cache)
 	    !(versions = g_key_file_get_string_list(kf, "matrix", "versions",
 						    NULL, NULL)))
 		goto out;
-	have = canonical_side(kf, versions, cache, tip, &canon, &why);
+	have = canonical_side(kf, versions, cache, run, tip, &canon, &why);
 	for (int i = 0; versions[i]; i++)
-		g_ptr_array_add(out, drift_version(kf, top, cache, versions[i],
+		g_ptr_array_add(out, drift_version(kf, top, cache, run, versions[i],
 						   have ? &canon : NULL, why));
 	if (have)
 		side_clear(&canon);

@@ -37,8 +37,9 @@ static void h_style(GString *out)
 		"<style>\n"
 		"body{font-family:sans-serif;margin:1.5em;color:#111;background:#fff;max-width:1200px}\n"
 		"h1{margin:0 0 .3em}h2{border-bottom:1px solid #999;margin-top:1.6em}\n"
-		".summary{font-size:1.4em;font-weight:bold;padding:.5em .8em;border:3px solid}\n"
-		".all-met{background:#d8f0d8;border-color:#14521a}.departed{background:#f6c6c6;border-color:#7a0c0c}\n"
+		".verdict{font-size:1.4em;font-weight:bold;padding:.5em .8em;border:3px solid}\n"
+		".gate-ship{background:#d8f0d8;border-color:#14521a}.gate-blocked{background:#f6c6c6;border-color:#7a0c0c}\n"
+		".gate-incomplete{background:#fff0a8;border-color:#5c4a00}\n"
 		"dl.meta{display:grid;grid-template-columns:max-content auto;gap:.1em 1em}dl.meta dt{font-weight:bold}dl.meta dd{margin:0}\n"
 		"table{border-collapse:collapse}th,td{border:1px solid #888;padding:.25em .5em;text-align:left;vertical-align:top}\n"
 		"table.grid td{text-align:center;font-weight:bold;font-size:.9em;min-width:7em}\n"
@@ -49,7 +50,8 @@ static void h_style(GString *out)
 		".badge{display:inline-block;padding:0 .4em;border:1px solid;font-weight:bold;font-size:.85em}\n"
 		"details{border:1px solid #bbb;margin:.4em 0;padding:.3em .6em}summary{cursor:pointer}\n"
 		"pre{background:#f4f4f4;border:1px solid #ccc;padding:.5em;overflow-x:auto;font-size:.85em;white-space:pre-wrap}\n"
-		".unmet{background:#f6c6c6}.num{text-align:right}\n");
+		".unmet{background:#f6c6c6}.num{text-align:right}\n"
+		"td.knock-on{opacity:.6;font-style:italic}\n");
 	for (const char *const *v = legend; *v; v++) {
 		const struct verdict_style *s = report_style(*v);
 
@@ -81,17 +83,33 @@ static const char *run_accel(const struct run *run)
 static void h_header(GString *out, const struct report *r)
 {
 	json_t *m = r->run->meta;
-	GString *sum = g_string_new(NULL);
+	GString *sum = g_string_new(NULL), *verdict = g_string_new(NULL);
+	char *gate = g_ascii_strdown(report_gate_word(r->gate), -1);
 
 	report_summary_counts(r, sum);
+	report_verdict_line(verdict, r);
 	g_string_append(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>kmatrix: ");
-	xml_text(out, sum->str);
+	xml_text(out, verdict->str);
 	g_string_append(out, "</title>\n");
 	h_style(out);
 	g_string_append(out, "</head>\n<body>\n<header>\n<h1>kmatrix report</h1>\n");
-	g_string_append_printf(out, "<p class=\"summary %s\" id=\"summary\">%s: ",
-			       r->departed || r->missing ? "departed" : "all-met",
-			       r->departed || r->missing ? "NOT ALL MET" : "ALL MET");
+	g_string_truncate(verdict, 0);
+	report_verdict_line(verdict, r);
+	g_string_append_printf(out, "<p class=\"verdict gate-%s\" id=\"verdict\">", gate);
+	xml_text(out, verdict->str);
+	g_string_append(out, "</p>\n");
+	if (r->mutants) {
+		GString *ml = g_string_new(NULL);
+
+		report_mutants_line(ml, r);
+		g_string_append_printf(out, "<p class=\"%s\" id=\"mutants-line\">%s",
+				       report_mutants_alarm(r) ? "verdict gate-blocked" : "",
+				       report_mutants_alarm(r) ? "WARNING: " : "");
+		xml_text(out, ml->str);
+		g_string_append(out, "</p>\n");
+		g_string_free(ml, TRUE);
+	}
+	g_string_append(out, "<p>");
 	xml_text(out, sum->str);
 	g_string_append(out, "</p>\n<dl class=\"meta\">\n<dt>What ran</dt><dd>versions ");
 	h_list(out, r->run->versions);
@@ -99,6 +117,16 @@ static void h_header(GString *out, const struct report *r)
 	h_list(out, r->run->arches);
 	g_string_append(out, "; steps ");
 	h_list(out, r->run->steps);
+	g_string_append(out, "</dd>\n<dt>Kernels</dt><dd>");
+	for (guint i = 0; i < r->run->versions->len; i++) {
+		char *k = report_kernel_of(r->run, r->run->versions->pdata[i]);
+
+		g_string_append(out, i ? "; " : "");
+		xml_text(out, r->run->versions->pdata[i]);
+		g_string_append(out, ": ");
+		xml_text(out, k);
+		g_free(k);
+	}
 	g_string_append(out, "</dd>\n<dt>When</dt><dd>");
 	xml_text(out, *jstr(m, "started") ? jstr(m, "started") : "?");
 	g_string_append(out, " to ");
@@ -117,19 +145,29 @@ static void h_header(GString *out, const struct report *r)
 	}
 	g_string_append(out, "</dl>\n</header>\n");
 	g_string_free(sum, TRUE);
+	g_string_free(verdict, TRUE);
+	g_free(gate);
+}
+
+/* The grid's and a cell's label: a knock-on says it did not run. */
+static const char *cell_label(const struct rcell *c)
+{
+	if (c->met)
+		return "pass";
+	return c->knock_of ? "NOT RUN" : report_style(c->verdict)->label;
 }
 
 static void h_grid_cell(GString *out, const struct rcell *c)
 {
-	const struct verdict_style *s = report_style(c->verdict);
-	char *a = anchor(c);
+	char *a = anchor(c), *knock = report_knock_text(c);
 
-	g_string_append_printf(out, "<td class=\"cell v-%s\"", c->verdict);
+	g_string_append_printf(out, "<td class=\"cell v-%s%s\"", c->verdict,
+			       c->knock_of ? " knock-on" : "");
 	xml_attr(out, "data-cell", c->id);
 	xml_attr(out, "data-verdict", c->verdict);
-	xml_attr(out, "title", c->res ? jstr(c->res, "summary") : c->missing);
-	g_string_append_printf(out, "><a href=\"#%s\">%s</a></td>", a,
-			       c->met ? "pass" : s->label);
+	xml_attr(out, "title", knock ? knock : c->res ? jstr(c->res, "summary") : c->missing);
+	g_string_append_printf(out, "><a href=\"#%s\">%s</a></td>", a, cell_label(c));
+	g_free(knock);
 	g_free(a);
 }
 
@@ -169,9 +207,16 @@ static void h_grid(GString *out, const struct report *r)
 	g_string_append(out, "</tr></thead>\n<tbody>\n");
 	for (guint v = 0; v < run->versions->len; v++)
 		for (guint a = 0; a < run->arches->len; a++) {
-			g_string_append(out, "<tr><th>");
+			char *k = report_kernel_of(run, run->versions->pdata[v]);
+
+			g_string_append(out, "<tr><th");
+			xml_attr(out, "title", k);
+			g_string_append_c(out, '>');
 			xml_text(out, run->versions->pdata[v]);
-			g_string_append(out, "</th><th>");
+			g_string_append(out, "<br><small>");
+			xml_text(out, k);
+			g_string_append(out, "</small></th><th>");
+			g_free(k);
 			xml_text(out, run->arches->pdata[a]);
 			g_string_append(out, "</th>");
 			for (guint s = 0; s < run->steps->len; s++) {
@@ -244,6 +289,24 @@ static void h_timings(GString *out, const struct rcell *c)
 	g_string_append_printf(out, "<td class=\"num\">%.1f s</td></tr></table>\n", c->total);
 }
 
+static void h_logs(GString *out, const struct report *r, const struct rcell *c)
+{
+	GPtrArray *links = report_log_links(r, c);
+
+	for (guint i = 0; i < links->len; i++) {
+		const struct report_link *l = links->pdata[i];
+
+		g_string_append(out, i ? ", <a" : "<p class=\"logs\">Logs: <a");
+		xml_attr(out, "href", l->href);
+		g_string_append_c(out, '>');
+		xml_text(out, l->name);
+		g_string_append(out, "</a>");
+	}
+	if (links->len)
+		g_string_append(out, "</p>\n");
+	g_ptr_array_free(links, TRUE);
+}
+
 static void h_cell_body(GString *out, const struct report *r,
 			const struct rcell *c)
 {
@@ -263,6 +326,8 @@ static void h_cell_body(GString *out, const struct report *r,
 		h_tests(out, c);
 		h_timings(out, c);
 	}
+	if (!c->met)
+		h_logs(out, r, c);
 	log = report_log_excerpt(r, c, LOG_LINES, &which);
 	if (log) {
 		g_string_append_printf(out, "<p>Last lines of %s:</p>\n<pre>", which);
@@ -276,32 +341,53 @@ static void h_cell_body(GString *out, const struct report *r,
 static void h_cell(GString *out, const struct report *r,
 		   const struct rcell *c, bool open, const char *id)
 {
-	const struct verdict_style *s = report_style(c->verdict);
+	char *knock = report_knock_text(c);
 
 	g_string_append_printf(out, "<details%s", open ? " open" : "");
 	if (id)
 		g_string_append_printf(out, " id=\"%s\"", id);
 	xml_attr(out, "data-details", c->id);
 	g_string_append_printf(out, "><summary><span class=\"badge v-%s\">%s</span> <b>",
-			       c->verdict, c->met ? "pass" : s->label);
+			       c->verdict, cell_label(c));
 	xml_text(out, c->id);
 	g_string_append(out, "</b> ");
-	xml_text(out, c->res ? jstr(c->res, "summary") : c->missing);
+	xml_text(out, knock ? knock : c->res ? jstr(c->res, "summary") : c->missing);
 	g_string_append(out, "</summary>\n");
 	h_cell_body(out, r, c);
 	g_string_append(out, "</details>\n");
+	g_free(knock);
 }
 
+/* A departure, and under it the later steps it stopped, counted once. */
 static void h_departure(GString *out, const struct report *r,
 			const struct rcell *c)
 {
+	GPtrArray *k = report_knock_ons(r, c);
+
 	h_cell(out, r, c, false, NULL);
+	if (k->len)
+		g_string_append_printf(out, "<p class=\"knock-on\">Knock-on (%u, not counted as departures):",
+				       k->len);
+	for (guint i = 0; i < k->len; i++) {
+		const struct rcell *kc = k->pdata[i];
+		char *a = anchor(kc), *why = report_knock_text(kc);
+
+		g_string_append_printf(out, "%s <a href=\"#%s\">", i ? "," : "", a);
+		xml_text(out, kc->id);
+		g_string_append(out, "</a> ");
+		xml_text(out, why);
+		g_free(why);
+		g_free(a);
+	}
+	if (k->len)
+		g_string_append(out, "</p>\n");
+	g_ptr_array_free(k, TRUE);
 }
 
 static void h_departures(GString *out, const struct report *r)
 {
-	g_string_append_printf(out, "<section id=\"departures\">\n<h2>Departures (%d) and missing results (%d)</h2>\n",
-			       r->departed, r->missing);
+	g_string_append_printf(out, "<section id=\"departures\">\n<h2>Departures (%d), knock-on (%d) and missing results (%d)</h2>\n",
+			       r->departed, r->knock_on, r->missing);
 	if (!r->departed && !r->missing)
 		g_string_append(out, "<p>None: every cell met its expectation.</p>\n");
 	else
@@ -393,8 +479,7 @@ static void h_trend_list(GString *out, const char *title, GPtrArray *cells,
 		g_string_append_printf(out, "<li><a href=\"#%s\">", a);
 		xml_text(out, c->id);
 		g_string_append_printf(out, "</a>: <span class=\"badge v-%s\">%s</span> (was %s)</li>\n",
-				       c->verdict, c->met ? "pass" : report_style(c->verdict)->label,
-				       was ? was : "not run");
+				       c->verdict, cell_label(c), was ? was : "not run");
 		g_free(a);
 	}
 	g_string_append(out, "</ul>\n");
@@ -484,7 +569,7 @@ static void h_drift(GString *out, const struct report *r)
 		xml_text(out, d->version);
 		g_string_append(out, "</h3>\n<p>");
 		if (d->state == DRIFT_UNAVAILABLE)
-			g_string_append(out, "Unavailable: ");
+			g_string_append(out, "Drift ");
 		xml_text(out, d->note);
 		g_string_append(out, "</p>\n");
 		if (d->state == DRIFT_COMPARED) {
@@ -516,6 +601,22 @@ static void h_abi(GString *out, const struct report *r)
 	}
 	g_string_append(out, "</section>\n");
 	g_ptr_array_free(tables, TRUE);
+}
+
+static void h_mutants(GString *out, const struct report *r)
+{
+	struct report_table *t;
+
+	if (!r->mutants)
+		return;
+	g_string_append_printf(out, "<section id=\"mutants\">\n<h2>Mutation testing</h2>\n<p>%d of %d killed (<code>",
+			       r->mutants->killed, r->mutants->total);
+	xml_text(out, r->mutants->file);
+	g_string_append(out, "</code>).</p>\n");
+	t = report_mutants_table(r);
+	h_table(out, t, "mutants");
+	report_table_free(t);
+	g_string_append(out, "</section>\n");
 }
 
 static void h_excluded(GString *out, const struct report *r)
@@ -570,6 +671,7 @@ void report_html(GString *out, const struct report *r)
 	h_chart(out, r);
 	h_drift(out, r);
 	h_abi(out, r);
+	h_mutants(out, r);
 	h_all_cells(out, r);
 	g_string_append(out, "</body>\n</html>\n");
 }

@@ -24,16 +24,29 @@ static json_t *meta_str(json_t *meta, const char *key)
 	return *s ? json_string(s) : json_null();
 }
 
+static json_t *kernels(const struct run *run)
+{
+	json_t *out = json_object();
+
+	for (guint i = 0; i < run->versions->len; i++) {
+		char *k = report_kernel_of(run, run->versions->pdata[i]);
+
+		json_object_set_new(out, run->versions->pdata[i], json_string(k));
+		g_free(k);
+	}
+	return out;
+}
+
 static json_t *run_json(const struct run *run)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
 			 "started", meta_str(run->meta, "started"),
 			 "finished", meta_str(run->meta, "finished"),
 			 "host", meta_str(run->meta, "host"),
 			 "project_commit", meta_str(run->meta, "project_commit"),
 			 "versions", strv(run->versions),
 			 "arches", strv(run->arches),
-			 "steps", strv(run->steps),
+			 "steps", strv(run->steps), "kernels", kernels(run),
 			 "problem", run->meta_error ? json_string(run->meta_error) :
 						      json_null());
 }
@@ -49,18 +62,27 @@ static json_t *summary_json(const struct report *r)
 		json_object_set_new(by, c->verdict,
 				    json_integer(n ? json_integer_value(n) + 1 : 1));
 	}
-	return json_pack("{s:i, s:i, s:i, s:i, s:o, s:O}", "planned", r->planned,
-			 "met", r->met, "departed", r->departed,
-			 "missing", r->missing, "by_verdict", by,
-			 "excluded", run_excluded(r->run));
+	GString *line = g_string_new(NULL);
+	json_t *out;
+
+	report_verdict_line(line, r);
+	out = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:O}",
+			"verdict", report_gate_word(r->gate), "verdict_line", line->str,
+			"planned", r->planned, "met", r->met, "departed", r->departed,
+			"knock_on", r->knock_on,
+			"missing", r->missing, "stale", r->stale, "by_verdict", by,
+			"excluded", run_excluded(r->run));
+	g_string_free(line, TRUE);
+	return out;
 }
 
 static json_t *cell_json(const struct rcell *c)
 {
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:O}",
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:O}",
 			 "id", c->id, "version", c->version, "arch", c->arch,
 			 "step", c->step, "verdict", c->verdict, "met", c->met,
 			 "missing", c->missing ? json_string(c->missing) : json_null(),
+			 "knock_on_of", c->knock_of ? json_string(c->knock_of->id) : json_null(),
 			 "result", c->res ? c->res : json_null());
 }
 
@@ -138,11 +160,12 @@ json_t *report_json_value(const struct report *r)
 
 	for (guint i = 0; i < r->run->cells->len; i++)
 		json_array_append_new(cells, cell_json(r->run->cells->pdata[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:O}",
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:O, s:o}",
 			 "schema", REPORT_SCHEMA, "run", run_json(r->run),
 			 "summary", summary_json(r), "cells", cells,
 			 "trend", trend_json(r->trend), "drift", drift_json(r->drift),
-			 "abi", json_is_object(abi) ? abi : json_null());
+			 "abi", json_is_object(abi) ? abi : json_null(),
+			 "mutants", report_mutants_json(r));
 }
 
 void report_json(GString *out, const struct report *r)

@@ -4,6 +4,8 @@
  * guest test.  A cell that departed for a reason no single test carries
  * (a build error, a panic, a truncated KTAP, a missing result) gets a
  * testcase named after its verdict, so the dashboard shows it failing.
+ * A knock-on cell (a later step of a patch that did not apply) is one
+ * skipped testcase naming its root: the root's failure is counted once.
  * Element order follows the usual JUnit schema (tests/report/junit.xsd).
  */
 #include <string.h>
@@ -32,6 +34,11 @@ static void count_cell(const struct rcell *c, struct counts *n)
 	json_t *t;
 	size_t i;
 
+	if (c->knock_of) {
+		n->tests++;
+		n->skipped++;
+		return;
+	}
 	json_array_foreach(tests, i, t) {
 		bool met = json_is_true(json_object_get(t, "met"));
 
@@ -73,10 +80,20 @@ static void verdict_case(GString *out, const struct rcell *c, const char *cls)
 {
 	GString *ev = g_string_new(NULL);
 
+	char *knock = report_knock_text(c);
+
 	g_string_append(out, "    <testcase");
-	xml_attr(out, "name", c->met ? "cell" : c->verdict);
+	xml_attr(out, "name", c->knock_of ? "knock-on" : c->met ? "cell" : c->verdict);
 	xml_attr(out, "classname", cls);
 	g_string_append_printf(out, " time=\"%.3f\"", c->total);
+	if (knock) {
+		g_string_append(out, ">\n      <skipped");
+		xml_attr(out, "message", knock);
+		g_string_append(out, "/>\n    </testcase>\n");
+		g_free(knock);
+		g_string_free(ev, TRUE);
+		return;
+	}
 	if (c->met) {
 		g_string_append(out, "/>\n");
 		g_string_free(ev, TRUE);
@@ -153,6 +170,11 @@ static void suite(GString *out, const struct rcell *c)
 		xml_attr(out, "value", jstr(c->res, "commit"));
 		g_string_append(out, "/>\n      <property name=\"subject\"");
 		xml_attr(out, "value", jstr(c->res, "subject"));
+		g_string_append(out, "/>\n");
+	}
+	if (c->knock_of) {
+		g_string_append(out, "      <property name=\"knock_on_of\"");
+		xml_attr(out, "value", c->knock_of->id);
 		g_string_append(out, "/>\n");
 	}
 	g_string_append(out, "    </properties>\n");

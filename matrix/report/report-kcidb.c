@@ -494,6 +494,9 @@ static json_t *build_misc(const struct kcidb *k, const struct rcell *c)
 	set_str(misc, "verdict", c->verdict);
 	json_object_set_new(misc, "met", json_boolean(c->met));
 	set_str(misc, "missing", c->missing);
+	/* a knock-on: SKIP like its root, which alone carries the failure */
+	if (c->knock_of)
+		set_str(misc, "knock_on_of", c->knock_of->id);
 	set_str(misc, "key", jstr(c->res, "key"));
 	set_str(misc, "build_key", jstr(inputs, "build_key"));
 	/* booted from the image store: this run compiled nothing for the cell */
@@ -516,7 +519,7 @@ static json_t *build_json(const struct kcidb *k, const struct kcell *x,
 	const char *status = build_status(c);
 	double seconds = cell_stage(c, "configure") + cell_stage(c, "build");
 	json_t *b = json_object();
-	char *comment;
+	char *comment, *knock;
 
 	set_str(b, "id", x->build_id);
 	set_str(b, "origin", origin_of(k));
@@ -525,8 +528,10 @@ static json_t *build_json(const struct kcidb *k, const struct kcell *x,
 	if (g_regex_match_simple("^[a-z0-9_]+$", c->arch, 0, 0))
 		set_str(b, "architecture", c->arch);
 	set_own(b, "config_name", config_name(k, c->arch));
-	comment = g_strdup_printf("%s: %s", c->id, c->res ? jstr(c->res, "summary") :
+	knock = report_knock_text(c);
+	comment = g_strdup_printf("%s: %s", c->id, knock ? knock : c->res ? jstr(c->res, "summary") :
 				  c->missing ? c->missing : "missing");
+	g_free(knock);
 	set_own(b, "comment", report_clean(comment));
 	g_free(comment);
 	json_object_set_new(b, "misc", build_misc(k, c));

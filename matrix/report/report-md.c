@@ -46,24 +46,35 @@ static void md_header(GString *out, const struct report *r)
 	char *commit = report_short(jstr(m, "project_commit"));
 
 	g_string_append(out, "# kmatrix report\n\n**");
+	report_verdict_line(out, r);
+	g_string_append(out, "**\n\n");
+	if (r->mutants) {
+		g_string_append(out, report_mutants_alarm(r) ? "**WARNING: " : "");
+		report_mutants_line(out, r);
+		g_string_append(out, report_mutants_alarm(r) ? "**\n\n" : "\n\n");
+	}
 	report_summary_counts(r, out);
-	g_string_append_printf(out, "**%s\n\n",
-			       r->departed || r->missing ? "" : " - every cell met its expectation");
+	g_string_append(out, ".\n\n");
 	g_string_append_printf(out, "Run %s to %s on `%s`, project commit `%s`.  ",
 			       *jstr(m, "started") ? jstr(m, "started") : "?",
 			       *jstr(m, "finished") ? jstr(m, "finished") : "?",
 			       *jstr(m, "host") ? jstr(m, "host") : "?",
 			       *commit ? commit : "?");
-	g_string_append(out, "Versions:");
-	for (guint i = 0; i < r->run->versions->len; i++)
-		g_string_append_printf(out, " %s", (char *)r->run->versions->pdata[i]);
-	g_string_append(out, "; arches:");
+	g_string_append(out, "Arches:");
 	for (guint i = 0; i < r->run->arches->len; i++)
 		g_string_append_printf(out, " %s", (char *)r->run->arches->pdata[i]);
 	g_string_append(out, "; steps:");
 	for (guint i = 0; i < r->run->steps->len; i++)
 		g_string_append_printf(out, " %s", (char *)r->run->steps->pdata[i]);
-	g_string_append(out, ".\n");
+	g_string_append(out, ".\n\n| version | kernel |\n|---|---|\n");
+	for (guint i = 0; i < r->run->versions->len; i++) {
+		char *k = report_kernel_of(r->run, r->run->versions->pdata[i]);
+
+		g_string_append_printf(out, "| %s | ", (char *)r->run->versions->pdata[i]);
+		md_cell(out, k);
+		g_string_append(out, " |\n");
+		g_free(k);
+	}
 	if (r->run->meta_error)
 		g_string_append_printf(out, "\n> %s\n", r->run->meta_error);
 	g_free(commit);
@@ -105,6 +116,9 @@ static void md_grid(GString *out, const struct report *r)
 							     " excluded |" : " |");
 				else if (c->met)
 					g_string_append(out, " pass |");
+				else if (c->knock_of)
+					g_string_append_printf(out, " not run (%s) |",
+							       c->knock_of->step);
 				else
 					g_string_append_printf(out, " **%s** |",
 							       report_style(c->verdict)->label);
@@ -161,6 +175,39 @@ static void md_failed_tests(GString *out, const struct rcell *c)
 	}
 }
 
+static void md_logs(GString *out, const struct report *r, const struct rcell *c)
+{
+	GPtrArray *links = report_log_links(r, c);
+
+	for (guint i = 0; i < links->len; i++) {
+		const struct report_link *l = links->pdata[i];
+
+		g_string_append_printf(out, "%s[%s](<%s>)", i ? ", " : "\nLogs: ", l->name,
+				       l->href);
+	}
+	if (links->len)
+		g_string_append_c(out, '\n');
+	g_ptr_array_free(links, TRUE);
+}
+
+/* The later steps this one stopped: counted here, once. */
+static void md_knock_ons(GString *out, const struct report *r, const struct rcell *c)
+{
+	GPtrArray *k = report_knock_ons(r, c);
+
+	if (k->len)
+		g_string_append_printf(out, "\nKnock-on (%u, not counted as departures):\n\n",
+				       k->len);
+	for (guint i = 0; i < k->len; i++) {
+		char *why = report_knock_text(k->pdata[i]);
+
+		g_string_append_printf(out, "- `%s`: %s\n",
+				       ((const struct rcell *)k->pdata[i])->id, why);
+		g_free(why);
+	}
+	g_ptr_array_free(k, TRUE);
+}
+
 static void md_departure(GString *out, const struct report *r,
 			 const struct rcell *c)
 {
@@ -175,7 +222,9 @@ static void md_departure(GString *out, const struct report *r,
 	g_string_append_c(out, '\n');
 	if (ev && *ev)
 		md_block(out, ev);
+	md_logs(out, r, c);
 	md_failed_tests(out, c);
+	md_knock_ons(out, r, c);
 	g_free(ev);
 	g_free(commit);
 }
@@ -274,7 +323,7 @@ static void md_drift(GString *out, const struct report *r)
 
 		if (d->state != DRIFT_COMPARED) {
 			g_string_append_printf(out, "\n- %s: %s%s\n", d->version,
-					       d->state == DRIFT_CANONICAL ? "" : "unavailable: ",
+					       d->state == DRIFT_CANONICAL ? "" : "drift ",
 					       d->note);
 			continue;
 		}
@@ -344,6 +393,19 @@ static void md_timings(GString *out, const struct report *r)
 	g_string_append(out, ".\n");
 }
 
+static void md_mutants(GString *out, const struct report *r)
+{
+	struct report_table *t;
+
+	if (!r->mutants)
+		return;
+	g_string_append_printf(out, "\n## Mutation testing\n\n%d of %d killed (`%s`).\n\n",
+			       r->mutants->killed, r->mutants->total, r->mutants->file);
+	t = report_mutants_table(r);
+	md_table(out, t);
+	report_table_free(t);
+}
+
 void report_md(GString *out, const struct report *r)
 {
 	md_header(out, r);
@@ -354,5 +416,6 @@ void report_md(GString *out, const struct report *r)
 	md_departures(out, r);
 	md_drift(out, r);
 	md_abi(out, r);
+	md_mutants(out, r);
 	md_timings(out, r);
 }

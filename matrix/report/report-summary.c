@@ -62,39 +62,80 @@ enum report_gate report_gate(int planned, int unmet, int missing, int stale)
 	return GATE_SHIP;
 }
 
-static enum report_gate gate_of(const struct report *r)
+const char *report_gate_word(enum report_gate g)
 {
-	if (r->run->meta_error)
-		return GATE_INCOMPLETE;
-	return report_gate(r->planned, r->departed, r->missing, r->stale);
+	switch (g) {
+	case GATE_SHIP:
+		return "SHIP";
+	case GATE_BLOCKED:
+		return "BLOCKED";
+	case GATE_INCOMPLETE:
+		break;
+	}
+	return "INCOMPLETE";
+}
+
+void report_tally(struct report *r)
+{
+	r->planned = r->with_result = r->met = r->departed = r->missing = 0;
+	r->knock_on = 0;
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		const struct rcell *c = r->run->cells->pdata[i];
+
+		r->planned++;
+		if (!c->res) {
+			r->missing++;
+			continue;
+		}
+		r->with_result++;
+		if (c->met)
+			r->met++;
+		else if (c->knock_of)
+			r->knock_on++;
+		else
+			r->departed++;
+	}
+	r->stale = report_stale(r);
+	/* a knock-on is unmet too; its root is a departure, so it never ships */
+	r->gate = r->run->meta_error ? GATE_INCOMPLETE :
+		  report_gate(r->planned, r->departed + r->knock_on, r->missing, r->stale);
 }
 
 int report_gate_status(const struct report *r)
 {
-	return gate_of(r);
+	return r->gate;
 }
 
-static void verdict_line(GString *out, const struct report *r)
+void report_verdict_line(GString *out, const struct report *r)
 {
 	size_t nx = json_array_size(run_excluded(r->run));
 
-	switch (gate_of(r)) {
+	g_string_append_printf(out, "%s: ", report_gate_word(r->gate));
+	switch (r->gate) {
 	case GATE_SHIP:
-		g_string_append_printf(out, "SHIP: all %d planned cells met their expectations",
+		g_string_append_printf(out, "all %d planned cells met their expectations",
 				       r->planned);
 		break;
 	case GATE_BLOCKED:
-		g_string_append_printf(out, "BLOCKED: %d of %d cells did not meet their expectations",
+		g_string_append_printf(out, "%d of %d cells did not meet their expectations",
 				       r->departed, r->planned);
+		if (r->knock_on)
+			g_string_append_printf(out, ", %d more not run after a step that did not apply",
+					       r->knock_on);
 		break;
 	case GATE_INCOMPLETE:
-		g_string_append_printf(out, "INCOMPLETE: %d of %d cells met, %d missing, %d stale%s",
+		g_string_append_printf(out, "%d of %d cells met, %d missing, %d stale%s",
 				       r->met, r->planned, r->missing, r->stale,
 				       r->run->meta_error ? ", run.json unusable" : "");
 		break;
 	}
 	if (nx)
 		g_string_append_printf(out, " (%zu version x arch excluded)", nx);
+}
+
+static void verdict_line(GString *out, const struct report *r)
+{
+	report_verdict_line(out, r);
 	g_string_append_c(out, '\n');
 }
 
@@ -144,15 +185,34 @@ static void changes(GString *out, const struct report *r)
 	str_list(out, "new arches", t->new_arches);
 }
 
+/* Under its root, each knock-on cell and why it did not run. */
+static void knock_lines(GString *out, const struct report *r, const struct rcell *root)
+{
+	GPtrArray *k = report_knock_ons(r, root);
+
+	for (guint i = 0; i < k->len; i++) {
+		const struct rcell *c = k->pdata[i];
+		char *why = report_knock_text(c);
+
+		g_string_append_printf(out, "    %-22s %-15s %s\n", c->id, "knock-on", why);
+		g_free(why);
+	}
+	g_ptr_array_free(k, TRUE);
+}
+
 static void unmet(GString *out, const struct report *r)
 {
-	g_string_append_printf(out, "\nNot met (%d):%s\n", r->departed,
-			       r->departed ? "" : " none");
+	g_string_append_printf(out, "\nNot met (%d", r->departed);
+	if (r->knock_on)
+		g_string_append_printf(out, ", and %d knock-on", r->knock_on);
+	g_string_append_printf(out, "):%s\n", r->departed ? "" : " none");
 	for (guint i = 0; i < r->run->cells->len; i++) {
 		const struct rcell *c = r->run->cells->pdata[i];
 
-		if (c->res && !c->met)
+		if (c->res && !c->met && !c->knock_of) {
 			cell_line(out, c, NULL);
+			knock_lines(out, r, c);
+		}
 	}
 }
 
@@ -186,9 +246,26 @@ static void excluded(GString *out, const struct report *r)
 	}
 }
 
+/*
+ * The score goes beside the verdict, not into it: the matrix judges the
+ * series (does every cell meet its expectation?), the score judges the
+ * tests (would they catch a wrong backport?).  A survivor is a hole in
+ * the tests that a SHIP does not excuse, so it is said right under it.
+ */
+static void mutants(GString *out, const struct report *r)
+{
+	if (!r->mutants)
+		return;
+	if (report_mutants_alarm(r))
+		g_string_append(out, "WARNING: ");
+	report_mutants_line(out, r);
+	g_string_append_c(out, '\n');
+}
+
 void report_summary(GString *out, const struct report *r)
 {
 	verdict_line(out, r);
+	mutants(out, r);
 	changes(out, r);
 	unmet(out, r);
 	stale_missing(out, r);

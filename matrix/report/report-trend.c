@@ -15,7 +15,8 @@
 
 static bool departs(const struct rcell *c)
 {
-	return c && c->res && !c->met;
+	/* a knock-on goes with its root, which is compared on its own */
+	return c && c->res && !c->met && !c->knock_of;
 }
 
 static struct timing_change *timing_of(const struct rcell *now,

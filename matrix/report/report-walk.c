@@ -13,11 +13,11 @@ static bool picked(const struct rcell *c, enum report_pick pick)
 {
 	switch (pick) {
 	case REPORT_DEPARTED:
-		return c->res && !c->met;
+		return c->res && !c->met && !c->knock_of;
 	case REPORT_MISSING:
 		return !c->res;
 	case REPORT_UNMET:
-		return !c->met;
+		return !c->met && !c->knock_of;
 	}
 	return false;
 }
@@ -31,6 +31,25 @@ void report_walk(GString *out, const struct report *r, enum report_pick pick,
 		if (picked(c, pick))
 			fn(out, r, c);
 	}
+}
+
+char *report_knock_text(const struct rcell *c)
+{
+	return c->knock_of ? g_strdup_printf("not run: %s did not apply", c->knock_of->step) :
+			     NULL;
+}
+
+GPtrArray *report_knock_ons(const struct report *r, const struct rcell *root)
+{
+	GPtrArray *out = g_ptr_array_new();
+
+	for (guint i = 0; i < r->run->cells->len; i++) {
+		const struct rcell *c = r->run->cells->pdata[i];
+
+		if (c->knock_of == root)
+			g_ptr_array_add(out, (gpointer)c);
+	}
+	return out;
 }
 
 char *report_evidence(const struct rcell *c)

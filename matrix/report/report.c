@@ -63,6 +63,83 @@ char *report_log_excerpt(const struct report *r, const struct rcell *c,
 
 static void add_unique(GPtrArray *a, const char *s);
 
+/* @to relative to the directory @from (both made absolute first). */
+static char *relative_path(const char *from, const char *to)
+{
+	char *af = g_canonicalize_filename(from, NULL);
+	char *at = g_canonicalize_filename(to, NULL);
+	char **f = g_strsplit(af, "/", -1), **t = g_strsplit(at, "/", -1);
+	GString *out = g_string_new(NULL);
+	int i = 0;
+
+	while (f[i] && t[i] && !strcmp(f[i], t[i]))
+		i++;
+	for (int j = i; f[j]; j++)
+		if (*f[j])
+			g_string_append(out, "../");
+	for (int j = i; t[j]; j++)
+		g_string_append_printf(out, "%s%s", t[j], t[j + 1] ? "/" : "");
+	g_strfreev(f);
+	g_strfreev(t);
+	g_free(af);
+	g_free(at);
+	return g_string_free(out, FALSE);
+}
+
+static void link_free(struct report_link *l)
+{
+	g_free(l->name);
+	g_free(l->href);
+	g_free(l);
+}
+
+static void add_link(const struct report *r, GPtrArray *out, const char *dir, char *rel)
+{
+	char *path = g_build_filename(dir, rel, NULL);
+	struct report_link *l;
+
+	for (guint i = 0; i < out->len; i++)
+		if (!strcmp(((struct report_link *)out->pdata[i])->name, rel))
+			goto done;
+	if (!g_file_test(path, G_FILE_TEST_IS_REGULAR))
+		goto done;
+	l = g_new0(struct report_link, 1);
+	l->name = g_strdup(rel);
+	if (r->log_base) {
+		char *esc = g_uri_escape_string(rel, "/", FALSE);
+
+		l->href = g_strdup_printf("%s%s%s", r->log_base,
+					  g_str_has_suffix(r->log_base, "/") ? "" : "/", esc);
+		g_free(esc);
+	} else {
+		l->href = relative_path(r->link_from ? r->link_from : ".", path);
+	}
+	g_ptr_array_add(out, l);
+done:
+	g_free(path);
+	g_free(rel);
+}
+
+GPtrArray *report_log_links(const struct report *r, const struct rcell *c)
+{
+	static const char *const kinds[] = { "console", "build", "config", "apply", NULL };
+	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)link_free);
+	char *dir = results_dir_of(r);
+
+	if (!dir)
+		return out;
+	/* the log that explains the verdict first */
+	add_link(r, out, dir, g_strdup_printf("%s/%s/%s.%s.log", c->version, c->arch, c->step,
+					      report_log_kind(c->verdict)));
+	for (int i = 0; kinds[i]; i++)
+		add_link(r, out, dir, g_strdup_printf("%s/%s/%s.%s.log", c->version, c->arch,
+						      c->step, kinds[i]));
+	/* git am's log is written once per version */
+	add_link(r, out, dir, g_strdup_printf("%s/%s.apply.log", c->version, c->step));
+	g_free(dir);
+	return out;
+}
+
 static bool is_object_list(json_t *v)
 {
 	json_t *o;
@@ -157,35 +234,10 @@ static void abi_list(GPtrArray *out, const char *title, json_t *list)
 			}
 }
 
-/*
- * The ABI checker owns its JSON; the report shows it without knowing it:
- * scalar members in one key/value table, each list of objects as a table.
- */
-GPtrArray *report_abi_tables(json_t *abi)
+/* A list of objects of rlimit-abi's JSON as a generic table (see abi_list). */
+void report_abi_list(GPtrArray *out, const char *title, json_t *list)
 {
-	GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)report_table_free);
-	struct report_table *kv = report_table_new("");
-	const char *k;
-	json_t *v;
-
-	g_ptr_array_add(kv->cols, g_strdup("key"));
-	g_ptr_array_add(kv->cols, g_strdup("value"));
-	g_ptr_array_add(out, kv);
-	json_object_foreach(abi, k, v) {
-		GPtrArray *row;
-
-		if (is_object_list(v)) {
-			abi_list(out, k, v);
-			continue;
-		}
-		row = g_ptr_array_new_with_free_func(g_free);
-		g_ptr_array_add(row, g_strdup(k));
-		g_ptr_array_add(row, report_jtext(v));
-		g_ptr_array_add(kv->rows, row);
-	}
-	if (!kv->rows->len)
-		g_ptr_array_remove_index(out, 0);
-	return out;
+	abi_list(out, title, list);
 }
 
 static void rcell_free(struct rcell *c)
@@ -484,6 +536,31 @@ static void order_cells(struct run *run)
 	g_ptr_array_free(old, TRUE);
 }
 
+/*
+ * Steps apply in order: once one does not apply, every later step of the
+ * version x arch is apply-failed for that reason alone (apply.c's
+ * blocked()).  Those are knock-ons of the first, not departures of
+ * their own.
+ */
+static void mark_knock_ons(struct run *run)
+{
+	for (guint v = 0; v < run->versions->len; v++)
+		for (guint a = 0; a < run->arches->len; a++) {
+			const struct rcell *root = NULL;
+
+			for (guint s = 0; s < run->steps->len; s++) {
+				struct rcell *c = run_cell_at(run, v, a, s);
+
+				if (!c || !c->res || strcmp(c->verdict, "apply-failed"))
+					continue;
+				if (root)
+					c->knock_of = root;
+				else
+					root = c;
+			}
+		}
+}
+
 /* An earlier run kept as our own JSON report (kmatrix-report/1). */
 static struct run *run_from_report(const char *path, json_t *doc, GError **err)
 {
@@ -514,6 +591,7 @@ static struct run *run_from_report(const char *path, json_t *doc, GError **err)
 			rc->missing = g_strdup(jstr(c, "missing"));
 	}
 	json_decref(doc);
+	mark_knock_ons(run);
 	return run;
 }
 
@@ -557,17 +635,57 @@ struct run *run_load(const char *dir, GError **err)
 	}
 	sort_steps(run);
 	order_cells(run);
+	mark_knock_ons(run);
 	g_free(meta_path);
 	return run;
+}
+
+static char *kernel_text(json_t *k)
+{
+	const char *pkg = jstr(k, "package"), *ver = jstr(k, "package_version");
+	const char *rel = jstr(k, "release");
+	GString *out = g_string_new(NULL);
+
+	if (*pkg)
+		g_string_append_printf(out, "%s %s", pkg, *ver ? ver : "(version not recorded)");
+	if (*rel)
+		g_string_append_printf(out, "%sLinux %s", out->len ? ", " : "", rel);
+	return out->len ? g_string_free(out, FALSE) : (g_string_free(out, TRUE), NULL);
+}
+
+char *report_kernel_of(const struct run *run, const char *version)
+{
+	const struct rcell *stock = NULL;
+	char *text = NULL;
+
+	for (guint i = 0; i < run->cells->len && !text; i++) {
+		const struct rcell *c = run->cells->pdata[i];
+
+		if (strcmp(c->version, version) || !c->res)
+			continue;
+		text = kernel_text(json_object_get(c->res, "kernel"));
+		if (!stock && !strcmp(c->step, "stock"))
+			stock = c;
+	}
+	/* before results had "kernel", the stock commit said "stock: <package> <version>" */
+	if (!text && stock && g_str_has_prefix(jstr(stock->res, "subject"), "stock: ")) {
+		const char *pkg = jstr(stock->res, "subject") + strlen("stock: ");
+
+		text = g_strdup_printf("%s (%srelease not recorded)", pkg,
+				       strchr(pkg, ' ') ? "" : "version and ");
+	}
+	return text ? text : g_strdup("exact kernel not recorded in these results");
 }
 
 void report_summary_counts(const struct report *r, GString *out)
 {
 	size_t nx = json_array_size(run_excluded(r->run));
 
-	g_string_append_printf(out, "%d cell%s planned: %d met, %d departed, %d missing",
-			       r->planned, r->planned == 1 ? "" : "s", r->met,
-			       r->departed, r->missing);
+	g_string_append_printf(out, "%d cell%s planned: %d met, %d departed, ",
+			       r->planned, r->planned == 1 ? "" : "s", r->met, r->departed);
+	if (r->knock_on)
+		g_string_append_printf(out, "%d knock-on, ", r->knock_on);
+	g_string_append_printf(out, "%d missing", r->missing);
 	if (nx)
 		g_string_append_printf(out, "; %zu version x arch excluded", nx);
 }

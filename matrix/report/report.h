@@ -24,6 +24,11 @@ struct rcell {
 	const char *verdict;	/* res's verdict, or "missing" */
 	bool met;
 	double total;		/* seconds over every stage */
+	/*
+	 * The first step of this version x arch that did not apply, when this
+	 * later step is apply-failed only because of it (report_tally).
+	 */
+	const struct rcell *knock_of;
 };
 
 struct run {
@@ -68,20 +73,41 @@ struct drift_patch {
 struct drift {
 	char *version;
 	enum drift_state state;
-	char *note;		/* DRIFT_UNAVAILABLE: why; else the ranges */
+	char *note;		/* DRIFT_UNAVAILABLE: why, from the results; else the ranges */
 	GPtrArray *patches;	/* struct drift_patch * */
+};
+
+/* report-summary.c: can this go out?  Exit codes of status and summary. */
+enum report_gate {
+	GATE_SHIP = 0,		/* every planned cell met */
+	GATE_BLOCKED = 1,	/* some cell did not meet its expectation */
+	GATE_INCOMPLETE = 3,	/* none departed, but results are missing or stale */
+};
+
+/* tests/mutants/run.sh's score.json, validated (report-mutants.c) */
+struct mutants {
+	char *file;
+	json_t *doc;
+	int killed, total;
+	GPtrArray *survivors, *defects;	/* char *: "<mutant> (<arch>)" */
 };
 
 struct report {
 	struct run *run;
 	struct trend *trend;	/* NULL without --against */
 	GPtrArray *drift;	/* struct drift * */
+	struct mutants *mutants;	/* NULL without a score */
 	/* counts over run->cells */
 	int planned, with_result, met, departed, missing;
+	int knock_on;		/* not run because an earlier step did not apply */
 	int stale;		/* met results that will not stand (result_stale) */
+	/* the one verdict every format heads with (report_tally) */
+	enum report_gate gate;
 	/* kcidb: --origin, --log-base (NULL: file:// URLs), the cache */
 	const char *origin, *log_base;
 	char *cache;
+	/* where the report is written: relative log links start there */
+	const char *link_from;
 };
 
 /* report.c: the model and what every format shares */
@@ -102,6 +128,22 @@ char *report_clean(const char *s);
 char *report_log_excerpt(const struct report *r, const struct rcell *c,
 			 int max_lines, char **which);
 void report_summary_counts(const struct report *r, GString *out);
+/*
+ * The exact kernel of @version as the results record it: "linux-source-6.1
+ * 6.1.158-1, Linux 6.1.158" from a result's "kernel", else the package
+ * from the stock commit's subject (older results), else "not recorded".
+ */
+char *report_kernel_of(const struct run *run, const char *version);
+/*
+ * The logs of @c in the results directory, as links: --log-base plus the
+ * path under the results, else a path relative to r->link_from.  A new
+ * array of struct report_link *, empty when there are none.
+ */
+struct report_link {
+	char *name;	/* "6.1/x86_64/uapi.apply.log" */
+	char *href;
+};
+GPtrArray *report_log_links(const struct report *r, const struct rcell *c);
 char *report_short(const char *sha);
 
 /* A table of text every format renders its own way. */
@@ -111,7 +153,9 @@ struct report_table {
 	GPtrArray *rows;	/* GPtrArray * of char *, one per column */
 };
 
-/* rlimit-abi's block of run.json as tables (it is rendered generically) */
+/* A list of objects as a table, object members spread over "key.member". */
+void report_abi_list(GPtrArray *out, const char *title, json_t *list);
+/* rlimit-abi's block of run.json as tables in words (report-abi.c) */
 GPtrArray *report_abi_tables(json_t *abi);
 /*
  * report-abi.c: the ABI section's tables, the booted suites' runtime
@@ -128,15 +172,19 @@ json_t *run_excluded_at(const struct run *run, guint v, guint a);
 /* The exclusions of the run, [] when none (run.json's "excluded"). */
 json_t *run_excluded(const struct run *run);
 enum report_pick {
-	REPORT_DEPARTED,	/* a result that did not meet its expectation */
+	REPORT_DEPARTED,	/* a result that did not meet its expectation, no knock-on */
 	REPORT_MISSING,		/* no usable result */
-	REPORT_UNMET,		/* either */
+	REPORT_UNMET,		/* either (knock-ons go with their root) */
 };
 typedef void (*report_cell_fn)(GString *out, const struct report *r,
 			       const struct rcell *c);
 /* @fn for each cell @pick selects, in grid order. */
 void report_walk(GString *out, const struct report *r, enum report_pick pick,
 		 report_cell_fn fn);
+/* A knock-on cell's reason, "not run: uapi did not apply"; NULL for others. */
+char *report_knock_text(const struct rcell *c);
+/* The knock-on cells of @root, in step order (a new array of struct rcell *). */
+GPtrArray *report_knock_ons(const struct report *r, const struct rcell *root);
 /* The evidence lines joined by newlines; NULL when there are none. */
 char *report_evidence(const struct rcell *c);
 /* Cleaned, escaped text and attributes for HTML and JUnit XML. */
@@ -153,20 +201,31 @@ struct trend *trend_compute(const struct run *now, const char *against,
 void trend_free(struct trend *t);
 
 /* report-drift.c */
-GPtrArray *drift_compute(const char *top, const char *cache);
+/* The drift of the commits @run's results record (@cache's trees lend the objects). */
+GPtrArray *drift_compute(const char *top, const char *cache, const struct run *run);
 GPtrArray *drift_parse_range_diff(const char *text);
 void drift_free(struct drift *d);
 
-/* report-summary.c: can this go out?  Exit codes of status and summary. */
-enum report_gate {
-	GATE_SHIP = 0,		/* every planned cell met */
-	GATE_BLOCKED = 1,	/* some cell did not meet its expectation */
-	GATE_INCOMPLETE = 3,	/* none departed, but results are missing or stale */
-};
 enum report_gate report_gate(int planned, int unmet, int missing, int stale);
+/* "SHIP", "BLOCKED" or "INCOMPLETE" */
+const char *report_gate_word(enum report_gate g);
+/* Count the cells of r->run and decide r->gate, once, before any format. */
+void report_tally(struct report *r);
+/* The verdict and why, one line without its newline: every format's headline. */
+void report_verdict_line(GString *out, const struct report *r);
 int report_stale(const struct report *r);
 int report_gate_status(const struct report *r);
 void report_summary(GString *out, const struct report *r);
+
+/* report-mutants.c: the mutation score beside, never inside, the verdict */
+struct mutants *mutants_load(const char *path, GError **err);
+void mutants_free(struct mutants *m);
+/* "Mutation testing: N of M killed; SURVIVED: ..." without its newline */
+void report_mutants_line(GString *out, const struct report *r);
+/* A survivor or a mutant that did not build: say it prominently. */
+bool report_mutants_alarm(const struct report *r);
+struct report_table *report_mutants_table(const struct report *r);
+json_t *report_mutants_json(const struct report *r);
 
 /* renderers */
 void report_md(GString *out, const struct report *r);

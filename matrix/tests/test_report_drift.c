@@ -13,6 +13,8 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <jansson.h>
+#include <stdlib.h>
 
 #include "fixture.h"
 #include "report.h"
@@ -21,6 +23,7 @@
 #define TOP "fixtures/report/top"
 
 static char *cache;
+static char *results;	/* the fixture results naming the laid trees' commits */
 
 static int setup(void **state)
 {
@@ -32,6 +35,7 @@ static int teardown(void **state)
 {
 	fixture_rm_rf(cache);
 	g_free(cache);
+	g_free(results);
 	return 0;
 }
 
@@ -60,13 +64,32 @@ static void assert_patch(const struct drift *d, guint i, const char *status,
 	assert_string_equal(p->subject, subject);
 }
 
+/* The drift of the results in @res, as the report verb computes it. */
+static GPtrArray *drift_of(const char *res)
+{
+	GError *err = NULL;
+	struct run *run = run_load(res, &err);
+	GPtrArray *drift;
+
+	assert_non_null(run);
+	drift = drift_compute(TOP, cache, run);
+	run_free(run);
+	return drift;
+}
+
+/* Without the trees: what the results name, and that this cache lacks it. */
 static void test_unavailable_without_trees(void **state)
 {
-	GPtrArray *drift = drift_compute(TOP, cache);
+	GPtrArray *drift = drift_of("fixtures/report/results");
+	const char *note;
 
 	assert_int_equal(drift->len, 2);
 	assert_int_equal(find(drift, "6.1")->state, DRIFT_UNAVAILABLE);
-	assert_non_null(strstr(find(drift, "6.1")->note, "tree 7.2 is not laid yet"));
+	note = find(drift, "6.1")->note;
+	assert_true(g_str_has_prefix(note, "not measured in these results: the canonical series (7.2): "
+					   "they name 7.2 step/baseline "));
+	assert_non_null(strstr(note, "commits this cache's tree 7.2 does not hold"));
+	assert_null(strstr(note, "not laid"));
 	assert_int_equal(find(drift, "7.2")->state, DRIFT_CANONICAL);
 	g_ptr_array_free(drift, TRUE);
 }
@@ -91,6 +114,57 @@ static char *git(const char *tree, const char *arg1, const char *arg2)
 	return out;
 }
 
+static const char *cell_version(const char *cell)
+{
+	return g_str_has_prefix(cell, "6.1/") ? "6.1" : "7.2";
+}
+
+/* @res's result @cell with its commit set; from @from's when given. */
+static void set_commit(const char *res, const char *cell, const char *commit,
+		       const char *from)
+{
+	char *path = g_strdup_printf("%s/%s.json", res, cell);
+	char *src = from ? g_strdup_printf("%s/%s.json", res, from) : g_strdup(path);
+	json_t *j = json_load_file(src, 0, NULL);
+	char *sha = g_strstrip(g_strdup(commit));
+
+	assert_non_null(j);
+	json_object_set_new(j, "commit", json_string(sha));
+	if (from)
+		json_object_set_new(j, "version", json_string(cell_version(cell)));
+	g_free(sha);
+	g_free(src);
+	assert_int_equal(json_dump_file(j, path, JSON_INDENT(1)), 0);
+	json_decref(j);
+	g_free(path);
+}
+
+/* A copy of the fixture results that names the laid trees' step commits. */
+static void results_of_trees(void)
+{
+	/* the fixture's 6.1/x86_64/rtprio is broken: a good one in its place */
+	static const char *const cells[][4] = {
+		{ "6.1", "6.1/x86_64/baseline", "step/baseline", NULL },
+		{ "6.1", "6.1/x86_64/rtprio", "step/rtprio", "7.2/x86_64/rtprio" },
+		{ "7.2", "7.2/x86_64/baseline", "step/baseline", NULL },
+		{ "7.2", "7.2/x86_64/rtprio", "step/rtprio", NULL },
+	};
+	char *cmd;
+
+	results = g_build_filename(cache, "results", NULL);
+	cmd = g_strdup_printf("cp -r fixtures/report/results %s", results);
+	assert_int_equal(system(cmd), 0);
+	g_free(cmd);
+	for (size_t i = 0; i < G_N_ELEMENTS(cells); i++) {
+		char *tree = g_build_filename(cache, "trees", cells[i][0], NULL);
+		char *sha = git(tree, "rev-parse", cells[i][2]);
+
+		set_commit(results, cells[i][1], sha, cells[i][3]);
+		g_free(sha);
+		g_free(tree);
+	}
+}
+
 static void test_range_diff(void **state)
 {
 	char *t61 = g_build_filename(cache, "trees", "6.1", NULL);
@@ -100,10 +174,12 @@ static void test_range_diff(void **state)
 	const struct drift *d;
 
 	lay_trees();
+	results_of_trees();
 	refs_before = git(t61, "show-ref", NULL);
-	drift = drift_compute(TOP, cache);
+	drift = drift_of(results);
 	d = find(drift, "6.1");
-	assert_int_equal(d->state, DRIFT_COMPARED);
+	if (d->state != DRIFT_COMPARED)
+		fail_msg("6.1 not compared: %s", d->note);
 	assert_int_equal(d->patches->len, 5);
 	assert_patch(d, 0, "identical", 0, 0, "resource: add RLIMIT_NICE and RLIMIT_RTPRIO");
 	assert_patch(d, 1, "missing", 0, 0, "sched: add nice_to_rlimit helper");
@@ -133,7 +209,7 @@ static void test_range_diff(void **state)
 static char *render(const char *format)
 {
 	char *out = g_strdup_printf("%s/drift.%s", cache, format);
-	char *argv[] = { "report", "--results", "fixtures/report/results",
+	char *argv[] = { "report", "--results", results,
 			 "--cache", cache, "--format", (char *)format, "-o", out,
 			 NULL };
 	char *text = NULL;
@@ -165,22 +241,37 @@ static void test_rendered(void **state)
 	g_free(text);
 }
 
-static void test_backport_tree_not_applied(void **state)
+/* The tree's tags moved since the run: the results' commits still count. */
+static void test_results_not_tags(void **state)
 {
 	char *t61 = g_build_filename(cache, "trees", "6.1", NULL);
+	char *argv[] = { "git", "-C", t61, "tag", "-f", "step/rtprio", "step/nice", NULL };
 	GPtrArray *drift;
-	const struct drift *d;
-	char *argv[] = { "git", "-C", t61, "tag", "-d", "step/rtprio", NULL };
 
 	assert_true(g_spawn_sync(NULL, argv, NULL, G_SPAWN_SEARCH_PATH |
-				 G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
-				 NULL, NULL, NULL));
-	drift = drift_compute(TOP, cache);
-	d = find(drift, "6.1");
-	assert_int_equal(d->state, DRIFT_UNAVAILABLE);
-	assert_non_null(strstr(d->note, "tree 6.1 has no step/baseline or step/rtprio tag"));
+				 G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+				 NULL, NULL, NULL, NULL, NULL, NULL));
+	drift = drift_of(results);
+	assert_int_equal(find(drift, "6.1")->state, DRIFT_COMPARED);
+	assert_int_equal(find(drift, "6.1")->patches->len, 5);
 	g_ptr_array_free(drift, TRUE);
 	g_free(t61);
+}
+
+/* The backport's last step has no commit in the results: said from them. */
+static void test_backport_not_applied(void **state)
+{
+	GPtrArray *drift;
+	const struct drift *d;
+
+	set_commit(results, "6.1/x86_64/rtprio", "", NULL);
+	drift = drift_of(results);
+	d = find(drift, "6.1");
+	assert_int_equal(d->state, DRIFT_UNAVAILABLE);
+	assert_non_null(strstr(d->note, "not measured in these results: no result of 6.1's step "
+					"rtprio names a commit (6.1/x86_64/rtprio pass, "
+					"6.1/arm64/rtprio missing)"));
+	g_ptr_array_free(drift, TRUE);
 }
 
 int main(void)
@@ -189,7 +280,8 @@ int main(void)
 		cmocka_unit_test(test_unavailable_without_trees),
 		cmocka_unit_test(test_range_diff),
 		cmocka_unit_test(test_rendered),
-		cmocka_unit_test(test_backport_tree_not_applied),
+		cmocka_unit_test(test_results_not_tags),
+		cmocka_unit_test(test_backport_not_applied),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -262,6 +262,35 @@ static void test_verdicts(void **state)
 	assert_false(result_verdict_known(NULL));
 }
 
+/* The release of a top-level Makefile, and the "kernel" block of a result. */
+static void test_kernel_identity(void **state)
+{
+	static const char *const mk =
+		"# SPDX-License-Identifier: GPL-2.0\nVERSION = 6\nPATCHLEVEL = 1\n"
+		"SUBLEVEL = 158\nEXTRAVERSION =\nNAME = Curry Ramen\n";
+	json_t *r = result_new("6.1", "x86_64", "stock", 0), *k;
+	char *rel = result_kernel_release(mk);
+
+	assert_string_equal(rel, "6.1.158");
+	g_free(rel);
+	rel = result_kernel_release("VERSION = 7\nPATCHLEVEL = 2\nSUBLEVEL = 0\nEXTRAVERSION = -rc3\n");
+	assert_string_equal(rel, "7.2.0-rc3");
+	g_free(rel);
+	assert_null(result_kernel_release("all:\n\t@true\n"));
+	assert_null(result_kernel_release(NULL));
+	result_set_kernel(r, "linux-source-6.1", "6.1.158-1", mk);
+	k = json_object_get(r, "kernel");
+	assert_string_equal(json_string_value(json_object_get(k, "package")), "linux-source-6.1");
+	assert_string_equal(json_string_value(json_object_get(k, "package_version")), "6.1.158-1");
+	assert_string_equal(json_string_value(json_object_get(k, "release")), "6.1.158");
+	/* a git tree: no package; an unreadable Makefile: no release */
+	result_set_kernel(r, NULL, NULL, NULL);
+	k = json_object_get(r, "kernel");
+	assert_true(json_is_null(json_object_get(k, "package")));
+	assert_true(json_is_null(json_object_get(k, "release")));
+	json_decref(r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_not_final_without_key),
 		cmocka_unit_test(test_verdicts),
 		cmocka_unit_test(test_text_clipped),
+		cmocka_unit_test(test_kernel_identity),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

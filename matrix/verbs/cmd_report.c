@@ -11,28 +11,9 @@
 #include "report.h"
 #include "verbs.h"
 
-static void count(struct report *r)
-{
-	for (guint i = 0; i < r->run->cells->len; i++) {
-		struct rcell *c = r->run->cells->pdata[i];
-
-		r->planned++;
-		if (!c->res) {
-			r->missing++;
-			continue;
-		}
-		r->with_result++;
-		if (c->met)
-			r->met++;
-		else
-			r->departed++;
-	}
-	r->stale = report_stale(r);
-}
-
 struct opts {
 	char *format, *against, *output, *cache, *results;
-	char *origin, *log_base;
+	char *origin, *log_base, *mutants;
 	double share;
 };
 
@@ -75,8 +56,11 @@ static bool parse_opts(int argc, char **argv, struct opts *o, int *rc)
 		{ "origin", 0, 0, G_OPTION_ARG_STRING, &o->origin,
 		  "kcidb: the CI system's name, the prefix of every id (default kmatrix)", "NAME" },
 		{ "log-base", 0, 0, G_OPTION_ARG_STRING, &o->log_base,
-		  "kcidb: the URL the results directory's logs are published at (default: file:// paths)",
+		  "the URL the results directory's logs are published at (default: md and html link them relatively, kcidb by file://)",
 		  "URL" },
+		{ "mutants", 0, 0, G_OPTION_ARG_FILENAME, &o->mutants,
+		  "tests/mutants/run.sh's score.json (default <results>/mutants.json when there)",
+		  "FILE" },
 		{ NULL }
 	};
 	char *why;
@@ -128,6 +112,7 @@ static void opts_free(struct opts *o)
 	g_free(o->results);
 	g_free(o->origin);
 	g_free(o->log_base);
+	g_free(o->mutants);
 }
 
 static int write_out(const char *path, const GString *text)
@@ -144,6 +129,19 @@ static int write_out(const char *path, const GString *text)
 		return -1;
 	}
 	return 0;
+}
+
+/* --mutants FILE, else <results>/mutants.json when the results hold one. */
+static int load_mutants(struct report *r, const char *file, const char *results,
+			GError **err)
+{
+	char *dflt = g_build_filename(results, "mutants.json", NULL);
+	const char *path = file ? file : g_file_test(dflt, G_FILE_TEST_IS_REGULAR) ? dflt : NULL;
+
+	if (path)
+		r->mutants = mutants_load(path, err);
+	g_free(dflt);
+	return path && !r->mutants ? -1 : 0;
 }
 
 static int build_report(struct report *r, const struct opts *o)
@@ -163,12 +161,14 @@ static int build_report(struct report *r, const struct opts *o)
 	}
 	if (!r->run)
 		rc = -1;
+	if (!rc)
+		rc = load_mutants(r, o->mutants, results, &err);
 	if (rc)
 		fprintf(stderr, "kmatrix report: %s\n", err ? err->message : "failed");
 	else
-		r->drift = drift_compute(top, cache);
+		r->drift = drift_compute(top, cache, r->run);
 	if (r->run)
-		count(r);
+		report_tally(r);
 	g_clear_error(&err);
 	g_free(cache);
 	g_free(results);
@@ -180,6 +180,7 @@ static void report_free(struct report *r)
 {
 	run_free(r->run);
 	trend_free(r->trend);
+	mutants_free(r->mutants);
 	if (r->drift)
 		g_ptr_array_free(r->drift, TRUE);
 	g_free(r->cache);
@@ -189,6 +190,7 @@ int cmd_report(int argc, char **argv)
 {
 	struct opts o = { 0 };
 	struct report r = { 0 };
+	char *link_from;
 	GString *out;
 	int rc = 2;
 
@@ -198,6 +200,8 @@ int cmd_report(int argc, char **argv)
 	}
 	r.origin = o.origin;
 	r.log_base = o.log_base;
+	link_from = o.output ? g_path_get_dirname(o.output) : g_get_current_dir();
+	r.link_from = link_from;
 	if (build_report(&r, &o) == 0) {
 		out = g_string_new(NULL);
 		renderer(o.format)(out, &r);
@@ -209,5 +213,6 @@ int cmd_report(int argc, char **argv)
 	}
 	report_free(&r);
 	opts_free(&o);
+	g_free(link_from);
 	return rc;
 }

@@ -17,7 +17,8 @@
 # suites reuse; ccache and guest-debs are the kmatrix cache's, shared.
 # Each mutant has its own results directory there: a second run of an
 # unchanged mutant is a key lookup.  The score goes to stdout and to
-# <cache>/mutants/score.json.
+# <cache>/mutants/score.json, and is copied to the kmatrix cache's
+# results/mutants.json (when there are results) for `kmatrix report`.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -210,4 +211,8 @@ json.dump({"version": "5.10", "commit": sys.argv[3],
            "total": len(out), "mutants": out}, open(sys.argv[2], "w"), indent=1)
 PY
 say "$killed of $total killed ($bad not) in $(($(date +%s) - t0)) s; $work/score.json"
+# where `kmatrix report` looks for it beside the matrix's own results
+if [ -d "$base/results" ]; then
+	cp "$work/score.json" "$base/results/mutants.json"
+fi
 [ "$bad" -eq 0 ]

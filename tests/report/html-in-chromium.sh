@@ -83,6 +83,13 @@ if got != want:
         if got.get(cell) != want.get(cell):
             print("cell %s: page says %s, results say %s" % (cell, got.get(cell), want.get(cell)))
     sys.exit("the rendered grid does not match the results")
+ids = re.findall(r'\sid="([^"]*)"', dom)
+dup = sorted(set(i for i in ids if ids.count(i) > 1))
+if dup:
+    sys.exit("ids on more than one element: " + " ".join(dup))
+for ref in re.findall(r'\shref="#([^"]*)"', dom):
+    if ref not in ids:
+        sys.exit("a link to #%s, which no element has" % ref)
 classes = sorted(set(want.values()))
 print("html-in-chromium: %d cells, verdict classes: %s" % (len(got), " ".join(classes)))
 # The ABI section: the RLIMIT_* numbers per arch and tree as a table, the
