@@ -384,46 +384,82 @@ static gboolean git_lay(const char *dir, const char *objects, const char *commit
 	return ok;
 }
 
+/*
+ * What a git-sourced tree wants and has: the ref's commit and the source
+ * repository's object store, against the tree's recorded source and its
+ * stock commit.  prepare_git() acts on it, tree_unlaid() only says it.
+ */
+struct git_want {
+	char *commit, *common, *objects, *source, *have;
+};
+
+enum git_need { GIT_NEED_NONE, GIT_NEED_LAY, GIT_NEED_MOVE };
+
+static void git_want_read(const struct version_conf *v, const char *dir, struct git_want *w)
+{
+	char *ref = g_strconcat(v->ref, "^{commit}", NULL);
+
+	w->commit = git_in(v->git, "rev-parse", "-q", "--verify", ref);
+	w->common = w->commit ? git_in(v->git, "rev-parse", "--path-format=absolute",
+				       "--git-common-dir", NULL) : NULL;
+	w->objects = w->common ? g_build_filename(w->common, "objects", NULL) : NULL;
+	w->source = git_in(dir, "config", "kmatrix.source", NULL, NULL);
+	w->have = git_in(dir, "rev-parse", "-q", "--verify", "stock^{commit}");
+	g_free(ref);
+}
+
+/* Only with w->objects known: a package's tree, or another repository's, or a moved ref. */
+static enum git_need git_want_need(const struct git_want *w)
+{
+	if (!w->source || strcmp(w->source, w->objects))
+		return GIT_NEED_LAY;
+	if (!w->have || strcmp(w->have, w->commit))
+		return GIT_NEED_MOVE;
+	return GIT_NEED_NONE;
+}
+
+static void git_want_free(struct git_want *w)
+{
+	g_free(w->commit);
+	g_free(w->common);
+	g_free(w->objects);
+	g_free(w->source);
+	g_free(w->have);
+}
+
 static enum tree_state prepare_git(const char *cache, const struct version_conf *v,
 				   const char *dir, char **msg)
 {
-	char *ref = g_strconcat(v->ref, "^{commit}", NULL);
-	char *commit = git_in(v->git, "rev-parse", "-q", "--verify", ref);
-	char *common = commit ? git_in(v->git, "rev-parse", "--path-format=absolute",
-				       "--git-common-dir", NULL) : NULL;
-	char *objects = common ? g_build_filename(common, "objects", NULL) : NULL;
-	char *source = git_in(dir, "config", "kmatrix.source", NULL, NULL);
-	char *have = git_in(dir, "rev-parse", "-q", "--verify", "stock^{commit}");
 	char *log = g_strconcat(dir, ".lay.log", NULL);
 	enum tree_state st = TREE_READY;
+	struct git_want w;
+	enum git_need need;
 
-	if (!objects) {
+	git_want_read(v, dir, &w);
+	need = w.objects ? git_want_need(&w) : GIT_NEED_NONE;
+	if (!w.objects) {
 		*msg = git_problem(v);
 		st = TREE_SETUP_ERROR;
-	} else if (!source || strcmp(source, objects)) {
+	} else if (need == GIT_NEED_LAY) {
 		/* a package's tree, or another repository's: start afresh */
 		char *parent = g_path_get_dirname(dir);
 
 		g_mkdir_with_parents(parent, 0755);
 		g_free(parent);
 		unlink(log);
-		g_printerr("kmatrix: laying %s from %s at %s (%.12s)\n", dir, v->git, v->ref, commit);
-		if (!remove_tree(dir, log) || !git_lay(dir, objects, commit, log))
+		g_printerr("kmatrix: laying %s from %s at %s (%.12s)\n", dir, v->git, v->ref,
+			   w.commit);
+		if (!remove_tree(dir, log) || !git_lay(dir, w.objects, w.commit, log))
 			st = TREE_FAILED;
-	} else if (!have || strcmp(have, commit)) {
+	} else if (need == GIT_NEED_MOVE) {
 		/* the ref moved: only the files that differ are rewritten */
-		g_printerr("kmatrix: %s: %s moved to %.12s\n", dir, v->ref, commit);
-		if (!git_lay(dir, objects, commit, log))
+		g_printerr("kmatrix: %s: %s moved to %.12s\n", dir, v->ref, w.commit);
+		if (!git_lay(dir, w.objects, w.commit, log))
 			st = TREE_FAILED;
 	}
 	if (st == TREE_FAILED)
 		*msg = g_strdup_printf("laying %s from %s failed (see %s)", dir, v->git, log);
-	g_free(ref);
-	g_free(commit);
-	g_free(common);
-	g_free(objects);
-	g_free(source);
-	g_free(have);
+	git_want_free(&w);
 	g_free(log);
 	return st;
 }
@@ -592,27 +628,23 @@ static void remove_stale_locks(const char *dir)
 
 static char *git_unlaid(const struct version_conf *v, const char *dir)
 {
-	char *ref = g_strconcat(v->ref, "^{commit}", NULL);
-	char *commit = git_in(v->git, "rev-parse", "-q", "--verify", ref);
-	char *common = commit ? git_in(v->git, "rev-parse", "--path-format=absolute",
-				       "--git-common-dir", NULL) : NULL;
-	char *objects = common ? g_build_filename(common, "objects", NULL) : NULL;
-	char *source = git_in(dir, "config", "kmatrix.source", NULL, NULL);
-	char *have = git_in(dir, "rev-parse", "-q", "--verify", "stock^{commit}");
+	struct git_want w;
 	char *why = NULL;
 
-	if (objects && (!source || strcmp(source, objects)))
+	git_want_read(v, dir, &w);
+	switch (w.objects ? git_want_need(&w) : GIT_NEED_NONE) {
+	case GIT_NEED_LAY:
 		why = g_strdup_printf("tree %s is not laid yet (from %s at %s)", dir, v->git,
 				      v->ref);
-	else if (objects && (!have || strcmp(have, commit)))
+		break;
+	case GIT_NEED_MOVE:
 		why = g_strdup_printf("tree %s is at %.12s, %s moved to %.12s", dir,
-				      have ? have : "nothing", v->ref, commit);
-	g_free(ref);
-	g_free(commit);
-	g_free(common);
-	g_free(objects);
-	g_free(source);
-	g_free(have);
+				      w.have ? w.have : "nothing", v->ref, w.commit);
+		break;
+	case GIT_NEED_NONE:
+		break;
+	}
+	git_want_free(&w);
 	return why;
 }
 
