@@ -218,7 +218,14 @@ int boot_start(struct cell *c, struct boot *b, const char *accel)
 	b->log = cell_log(c, "console");
 	b->argv = with_accel(argv, accel);
 	g_strfreev(argv);
-	unlink(b->log);
+	/*
+	 * The last result's console stays beside it until this boot ends: a
+	 * boot cut short by a signal records nothing, and a later run judges
+	 * that result again from its own console, not from this one's start.
+	 */
+	b->prev_log = g_strconcat(b->log, ".prev", NULL);
+	if (rename(b->log, b->prev_log) < 0)
+		unlink(b->prev_log);
 	b->ch.argv = b->argv;
 	b->ch.log = b->log;
 	b->ch.timeout = c->qemu.timeout;
@@ -228,7 +235,11 @@ int boot_start(struct cell *c, struct boot *b, const char *accel)
 	b->ch.usage = &b->usage;
 	b->real_start = g_get_real_time();
 	b->active = true;
-	return run_start(&b->ch);
+	if (run_start(&b->ch) < 0) {
+		unlink(b->prev_log);
+		return -1;
+	}
+	return 0;
 }
 
 static bool host_arch_is(const struct arch_conf *a)
@@ -424,8 +435,13 @@ void boot_finish(struct boot *b, const struct expectations *exp)
 	result_set_usage(c->result, "boot", b->ch.used.cpu, b->ch.used.maxrss_kb);
 	result_set_span(c->result, "boot", b->real_start / 1e6,
 			b->real_start / 1e6 + b->ch.elapsed);
-	if (!b->ch.interrupted)
+	if (!b->ch.interrupted) {
 		judge(b, exp);
+		unlink(b->prev_log);
+	} else if (rename(b->prev_log, b->log) < 0) {
+		unlink(b->log);
+	}
 	g_strfreev(b->argv);
 	g_free(b->log);
+	g_free(b->prev_log);
 }

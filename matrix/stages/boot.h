@@ -17,6 +17,7 @@ struct boot {
 	struct child ch;
 	char **argv;
 	char *log;
+	char *prev_log;	/* the last result's console, until this boot ends */
 	const char *accel;
 	gint64 last_check;
 	gint64 done_seen;
