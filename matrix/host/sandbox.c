@@ -258,12 +258,15 @@ static void add_hidden(struct sandbox *sb, const char *path)
 		g_free(b);
 }
 
-/* The project, read-only again when it lies under a hidden directory. */
+/*
+ * The project, read-only again when it lies under a hidden directory or
+ * under the fresh $TMPDIR (a CI job's clone in /var/tmp).
+ */
 static void add_ro(struct sandbox *sb, const char *top)
 {
 	char *real = realpath(top, NULL);
 
-	if (real && listed_under(sb->hide, real))
+	if (real && (listed_under(sb->hide, real) || under(real, SANDBOX_TMP)))
 		g_ptr_array_add(sb->ro, g_strdup(real));
 	free(real);
 }
