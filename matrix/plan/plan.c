@@ -13,6 +13,7 @@
 #include "images.h"
 #include "plan.h"
 #include "result.h"
+#include "reuse.h"
 #include "run.h"
 #include "sandbox.h"
 #include "shard.h"
@@ -115,6 +116,10 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->results = cache_results_dir(p->cache, o->results);
 	p->timings = o->timings ? g_canonicalize_filename(o->timings, NULL) :
 				  g_strdup(p->results);
+	if (o->reuse && !g_file_test(o->reuse, G_FILE_TEST_IS_DIR))
+		g_printerr("kmatrix: --reuse %s: no such directory: nothing reused\n", o->reuse);
+	else if (o->reuse)
+		p->reuse = g_canonicalize_filename(o->reuse, NULL);
 	if (!cache_path_allowed(p->cache, p->top, err) ||
 	    !cache_path_allowed(p->results, p->top, err))
 		return 2;
@@ -331,6 +336,8 @@ static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step
 		c->key = cell_key(p, c);
 	if (s->patch)
 		copy_apply_log(p, c);
+	if (p->reuse && strcmp(p->reuse, p->results))
+		reuse_seed(p->reuse, vr->v->name, a->name, s->id, c->logdir);
 	old = result_read(c->path, vr->v->name, a->name, s->id, &why);
 	c->eta = old ? previous_seconds(old) : 0;
 	if (old)
@@ -559,6 +566,7 @@ void plan_opts_clear(struct plan_opts *o)
 	g_free(o->matrix);
 	g_free(o->shard);
 	g_free(o->timings);
+	g_free(o->reuse);
 	g_free(o->distcc);
 	g_strfreev(o->trees);
 	g_free(o->series);
@@ -782,6 +790,7 @@ void plan_close(struct plan *p)
 	g_free(p->loads);
 	g_free(p->split);
 	g_free(p->timings);
+	g_free(p->reuse);
 	g_free(p->series_sha);
 	g_free(p->top);
 	g_free(p->cache);

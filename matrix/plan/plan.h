@@ -20,6 +20,7 @@ struct plan_opts {
 	char *cache, *results, *matrix;
 	char *shard;		/* "I/N": run one share of the chains */
 	char *timings;		/* results directory the split is balanced by */
+	char *reuse;		/* results directory to take matching cells from */
 	int shards;		/* plan: split into this many shares (0: none) */
 	char *distcc;		/* distcc host list; NULL: $KMATRIX_DISTCC_HOSTS */
 	unsigned int jobs;	/* -j: make -j; 0: nproc (distcc: its slots) */
@@ -70,6 +71,7 @@ struct plan {
 	char *split;		/* shard_digest() of the assignment */
 	char *timings;		/* results directory the estimates came from */
 	char *series_sha;	/* every version's step patches */
+	char *reuse;		/* plan_opts.reuse, canonical; NULL: none */
 };
 
 /*

@@ -43,6 +43,9 @@ int cmd_run(int argc, char **argv)
 		{ "timings", 0, 0, G_OPTION_ARG_FILENAME, &o.timings,
 		  "Results directory whose timings balance the shards (default: --results); "
 		  "give every shard the same one", "DIR" },
+		{ "reuse", 0, 0, G_OPTION_ARG_FILENAME, &o.reuse,
+		  "Take a cell's result from this results directory (a pipeline's last merged "
+		  "results) when --results has none: reused if its key matches", "DIR" },
 		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force,
 		  "Re-run cells whose cached result is still valid", NULL },
 		{ "distcc", 0, 0, G_OPTION_ARG_STRING, &o.distcc,
