@@ -3,7 +3,7 @@
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
 .PHONY: check check-mutants check-mutants-quick check-w1 check-unit check-e2e check-faults check-chaos check-patches check-shard check-ci check-distcc check-sandbox check-bisect
-check: setup all check-man check-unit check-unit-san check-fuzz check-ci check-e2e check-shard check-sandbox check-mutants-quick check-abi check-w1 check-faults check-chaos check-patches
+check: setup all check-man check-unit check-unit-san check-fuzz check-e2e check-ci check-shard check-sandbox check-mutants-quick check-abi check-w1 check-faults check-chaos check-patches
 
 # Before the kernels, the fast reliability checks: the unit tests again
 # under ASan and UBSan (check-unit-san, tests/sanitize.mk), then each fuzz
@@ -58,9 +58,12 @@ check-shard: all
 	$(RUN_SUITE) tests/shard/run.sh
 
 # The GitLab and GitHub pipelines `kmatrix ci` writes, checked against the
-# systems' published schemas (tests/ci/validate.sh, schemas in tests/ci/).
+# systems' published schemas (tests/ci/validate.sh, schemas in tests/ci/);
+# then the GitLab one run by gitlab-ci-local (tests/ci/gitlab-local.sh),
+# which make setup installs, on check-e2e's cells: after check-e2e.
 check-ci: all
 	$(RUN_SUITE) tests/ci/validate.sh
+	$(RUN_SUITE) tests/ci/gitlab-local.sh
 
 # Distributed compiling (tests/distcc/run.sh): two distccd hosts in network
 # namespaces the test makes, one cell built through them and here, with the

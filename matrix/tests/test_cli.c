@@ -367,6 +367,28 @@ static void test_spellings(void **state)
 	out_free(&o);
 }
 
+/* ci --run-args: selection options only, into the run and the verdict. */
+static void test_ci_run_args(void **state)
+{
+	static const char *const bad[] = { "-j 4", "--versions", "--versions 5.10;ls",
+					   "--steps 'stock'", "", "--force" };
+	struct out o = kmatrix("ci", "--run-args", "--versions 5.10 --arches=x86_64", "gitlab",
+			       NULL);
+
+	assert_int_equal(o.rc, 0);
+	assert_non_null(strstr(o.out, "/results\\\" --versions 5.10 --arches=x86_64 || rc=$?"));
+	assert_non_null(strstr(o.out, "status --results kmatrix-merged --versions 5.10 "
+				      "--arches=x86_64\"\n"));
+	out_free(&o);
+	for (size_t i = 0; i < G_N_ELEMENTS(bad); i++) {
+		o = kmatrix("ci", "--run-args", bad[i], "github", NULL);
+		assert_int_equal(o.rc, 2);
+		assert_non_null(strstr(o.err, "takes --versions, --arches and --steps"));
+		assert_string_equal(o.out, "");
+		out_free(&o);
+	}
+}
+
 static void run_progress(void)
 {
 	struct version_conf v = { .name = "7.2" };
@@ -475,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_jobs),
 		cmocka_unit_test(test_spellings),
+		cmocka_unit_test(test_ci_run_args),
 		cmocka_unit_test(test_streams),
 		cmocka_unit_test(test_plan_lays_nothing),
 		cmocka_unit_test(test_wrap),

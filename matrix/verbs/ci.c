@@ -19,6 +19,7 @@ struct ci {
 	int shards;
 	char *image;		/* container image the jobs run in */
 	char *runner;		/* GitHub runs-on */
+	char *run_args;		/* restricts the matrix: --versions, --arches, --steps */
 	const char *system;
 };
 
@@ -26,18 +27,30 @@ struct ci {
 static const char *const bootstrap_cmd =
 	"command -v make >/dev/null && command -v git >/dev/null || { apt-get update -q && apt-get install -y -q make git; }";
 
-/* What every shard job and the final job run, on either system. */
-static const char *const shard_cmds[] = {
-	"make setup all",
-	/* exit 1 only says some cell departed: the final job reports it */
-	"build/kmatrix run --shard \"${KMATRIX_SHARD}/${KMATRIX_SHARDS}\" --timings kmatrix-timings"
-	" --results \"kmatrix-results/shard-${KMATRIX_SHARD}\" || [ $? -eq 1 ]",
-	NULL
-};
+/*
+ * What every shard job runs, on either system.  The last merged results
+ * balance the shards and give back every cell whose key still matches, so
+ * an unchanged matrix builds nothing.  kmatrix keeps its results out of
+ * the project's work tree: they are written under the cache and copied
+ * into the job's artifacts.  Exit 1 only says some cell departed: the
+ * final job reports it.
+ */
+static json_t *shard_cmds(const struct ci *ci)
+{
+	return json_pack("[s, s+++, s, s]", "make setup all",
+		"rc=0; build/kmatrix run --shard \"${KMATRIX_SHARD}/${KMATRIX_SHARDS}\""
+		" --timings kmatrix-timings --reuse kmatrix-timings --results \"$KMATRIX_CACHE/results\"",
+		ci->run_args ? " " : "", ci->run_args ? ci->run_args : "", " || rc=$?",
+		"rm -rf kmatrix-results && mkdir -p \"kmatrix-results/shard-${KMATRIX_SHARD}\" \"$KMATRIX_CACHE/results\"",
+		"cp -r \"$KMATRIX_CACHE/results/.\" \"kmatrix-results/shard-${KMATRIX_SHARD}/\"");
+}
 
+static const char *const shard_verdict_cmd = "[ \"$rc\" -le 1 ]";
+
+/* The final job needs kmatrix alone: no arch's packages, no guest's. */
 static const char *const report_cmds[] = {
-	"make setup all",
-	"build/kmatrix merge -o kmatrix-merged kmatrix-results/*",
+	"tools/setup-host --base && make build/kmatrix",
+	"rm -rf kmatrix-merged kmatrix-report && build/kmatrix merge -o kmatrix-merged kmatrix-results/*",
 	"mkdir -p kmatrix-report",
 	"build/kmatrix report --results kmatrix-merged --format md -o kmatrix-report/report.md",
 	"build/kmatrix report --results kmatrix-merged --format html -o kmatrix-report/report.html",
@@ -52,8 +65,12 @@ static const char *const report_cmds[] = {
 	NULL
 };
 
-/* The job's verdict: every cell of the matrix met its expectation. */
-static const char *const verdict_cmd = "build/kmatrix status --results kmatrix-merged";
+/* The job's verdict: every cell of the (selected) matrix met its expectation. */
+static json_t *verdict_cmd(const struct ci *ci)
+{
+	return json_sprintf("build/kmatrix status --results kmatrix-merged%s%s",
+			    ci->run_args ? " " : "", ci->run_args ? ci->run_args : "");
+}
 
 static json_t *cmds(const char *const *list, const char *last)
 {
@@ -85,22 +102,27 @@ static json_t *gl_cache(const char *key, json_t *paths, const char *policy)
 }
 
 /*
- * GitLab keeps caches and artifacts inside the project directory, where
- * kmatrix refuses its cache (kernel trees do not belong in the project's
- * work tree): the cache lives in .kmatrix-cache, reached through a link
- * outside the project.
+ * GitLab caches only paths inside the project directory, where kmatrix
+ * refuses its cache (kernel trees do not belong in the project's work
+ * tree).  The cached .kmatrix-cache is moved beside the project for the
+ * run (a rename: same file system; the job starts in the project directory) and back for GitLab to save; the name
+ * is the job's own, as a shell executor runs the shards side by side.
  */
-static const char *const gitlab_link_cmd =
-	"mkdir -p .kmatrix-cache && ln -sfn \"$CI_PROJECT_DIR/.kmatrix-cache\" \"$KMATRIX_CACHE\"";
+static const char *const gitlab_cache_in_cmd =
+	"export KMATRIX_CACHE=\"$PWD.kmatrix-cache\" && rm -rf \"$KMATRIX_CACHE\" && "
+	"mkdir -p .kmatrix-cache && mv .kmatrix-cache \"$KMATRIX_CACHE\"";
+static const char *const gitlab_cache_out_cmd = "mv \"$KMATRIX_CACHE\" .kmatrix-cache";
 
 static json_t *gitlab_shard_job(const struct ci *ci)
 {
-	json_t *script = cmds(shard_cmds, NULL);
-
-	json_t *paths = json_pack("[s, s]", ".kmatrix-cache/ccache", ".kmatrix-cache/trees");
+	json_t *script = shard_cmds(ci);
+	json_t *paths = json_pack("[s, s, s]", ".kmatrix-cache/ccache", ".kmatrix-cache/trees",
+				  ".kmatrix-cache/guest-debs");
 
 	json_array_insert_new(script, 0, json_string(bootstrap_cmd));
-	json_array_insert_new(script, 1, json_string(gitlab_link_cmd));
+	json_array_insert_new(script, 1, json_string(gitlab_cache_in_cmd));
+	json_array_append_new(script, json_string(gitlab_cache_out_cmd));
+	json_array_append_new(script, json_string(shard_verdict_cmd));
 	return json_pack("{s:s, s:{s:[{s:o}]}, s:[o, o], s:o, s:{s:s, s:[s], s:s}}",
 		"stage", "shard",
 		"parallel", "matrix", "KMATRIX_SHARD", shard_numbers(ci, true),
@@ -112,13 +134,14 @@ static json_t *gitlab_shard_job(const struct ci *ci)
 
 static json_t *gitlab_report_job(const struct ci *ci)
 {
-	json_t *script = cmds(report_cmds, verdict_cmd);
+	json_t *script = cmds(report_cmds, NULL);
 
 	json_t *timings = gl_cache("kmatrix-timings", json_pack("[s]", "kmatrix-timings/"), "push");
 
 	/* saved even when some cell departed and the last command failed */
 	json_object_set_new(timings, "when", json_string("always"));
 	json_array_insert_new(script, 0, json_string(bootstrap_cmd));
+	json_array_append_new(script, verdict_cmd(ci));
 	return json_pack("{s:s, s:[o], s:o, s:{s:s, s:[s, s], s:s, s:{s:s}}}",
 		"stage", "report",
 		"cache", timings,
@@ -134,9 +157,8 @@ static json_t *gitlab_doc(const struct ci *ci)
 	if (ci->image)
 		json_object_set_new(doc, "default", json_pack("{s:s}", "image", ci->image));
 	json_object_set_new(doc, "stages", json_pack("[s, s]", "shard", "report"));
-	json_object_set_new(doc, "variables", json_pack("{s:o, s:s}",
-		"KMATRIX_SHARDS", json_sprintf("%d", ci->shards),
-		"KMATRIX_CACHE", "/tmp/kmatrix-cache"));
+	json_object_set_new(doc, "variables", json_pack("{s:o}",
+		"KMATRIX_SHARDS", json_sprintf("%d", ci->shards)));
 	json_object_set_new(doc, "kmatrix-shard", gitlab_shard_job(ci));
 	json_object_set_new(doc, "kmatrix-report", gitlab_report_job(ci));
 	return doc;
@@ -183,7 +205,7 @@ static json_t *gh_job_base(const struct ci *ci, json_t **steps)
 
 static json_t *gh_shard_job(const struct ci *ci)
 {
-	json_t *steps, *job = gh_job_base(ci, &steps);
+	json_t *script, *steps, *job = gh_job_base(ci, &steps);
 	char *key = g_strdup_printf("kmatrix-shard-${{ matrix.shard }}-of-%d-", ci->shards);
 
 	json_object_set_new(job, "strategy", json_pack("{s:b, s:{s:o}}", "fail-fast", 0,
@@ -192,12 +214,15 @@ static json_t *gh_shard_job(const struct ci *ci)
 		"KMATRIX_SHARD", "${{ matrix.shard }}", "KMATRIX_SHARDS", ci->shards,
 		"KMATRIX_CACHE", "/var/cache/kmatrix"));
 	json_array_append_new(steps, gh_uses("ccache and laid trees", "actions/cache@v4",
-		json_pack("{s:s, s:s+, s:s}", "path", "/var/cache/kmatrix/ccache\n/var/cache/kmatrix/trees\n",
+		json_pack("{s:s, s:s+, s:s}", "path",
+			  "/var/cache/kmatrix/ccache\n/var/cache/kmatrix/trees\n/var/cache/kmatrix/guest-debs\n",
 			  "key", key, "${{ github.run_id }}", "restore-keys", key)));
 	json_array_append_new(steps, gh_uses("Timings of the last merged run", "actions/cache/restore@v4",
 		json_pack("{s:s, s:s, s:s}", "path", "kmatrix-timings",
 			  "key", "kmatrix-timings-${{ github.run_id }}", "restore-keys", "kmatrix-timings-")));
-	json_array_append_new(steps, gh_run("Run the shard", cmds(shard_cmds, NULL)));
+	script = shard_cmds(ci);
+	json_array_append_new(script, json_string(shard_verdict_cmd));
+	json_array_append_new(steps, gh_run("Run the shard", script));
 	json_array_append_new(steps, json_pack("{s:s, s:s, s:s, s:{s:s, s:s}}", "name", "Results",
 		"if", "always()", "uses", "actions/upload-artifact@v4",
 		"with", "name", "kmatrix-shard-${{ matrix.shard }}",
@@ -223,7 +248,7 @@ static json_t *gh_report_job(const struct ci *ci)
 		"if", "always()", "uses", "actions/upload-artifact@v4",
 		"with", "name", "kmatrix-report", "path", "kmatrix-report\nkmatrix-merged\n"));
 	json_array_append_new(steps, gh_run("Every cell met its expectation",
-					    cmds((const char *const[]){ verdict_cmd, NULL }, NULL)));
+					    json_pack("[o]", verdict_cmd(ci))));
 	json_object_set_new(job, "steps", steps);
 	return job;
 }
@@ -341,6 +366,44 @@ static void yaml_items(GString *o, json_t *a, int ind)
 	}
 }
 
+/*
+ * --run-args selects cells: the shards run them and the verdict judges
+ * them alone.  Words go into a shell command line as they are, so only
+ * option characters are taken: no quoting is needed and none is lost.
+ */
+static bool run_args_ok(const char *a)
+{
+	static const char *const opts[] = { "--versions", "--arches", "--steps", NULL };
+	g_auto(GStrv) w = g_strsplit_set(a, " ", -1);
+	bool value = false, any = false;
+
+	for (const char *p = a; *p; p++)
+		if (!g_ascii_isalnum(*p) && !strchr(" ,._=-", *p))
+			return false;
+	for (int i = 0; w[i]; i++) {
+		bool opt = false;
+
+		if (!*w[i])
+			continue;
+		if (value) {
+			value = false;
+			continue;
+		}
+		for (int o = 0; opts[o]; o++) {
+			size_t n = strlen(opts[o]);
+
+			if (!strncmp(w[i], opts[o], n) && (w[i][n] == '=' || !w[i][n])) {
+				opt = true;
+				value = !w[i][n];
+			}
+		}
+		if (!opt)
+			return false;
+		any = true;
+	}
+	return any && !value;
+}
+
 int cmd_ci(int argc, char **argv)
 {
 	struct ci ci = { .shards = 4 };
@@ -352,6 +415,10 @@ int cmd_ci(int argc, char **argv)
 		  "Container image of the jobs (default debian:bookworm)", "IMAGE" },
 		{ "runs-on", 0, 0, G_OPTION_ARG_STRING, &ci.runner,
 		  "GitHub runner label (default ubuntu-latest)", "LABEL" },
+		{ "run-args", 0, 0, G_OPTION_ARG_STRING, &ci.run_args,
+		  "Run and judge only these cells: --versions, --arches and --steps for every "
+		  "shard's kmatrix run and the verdict, e.g. \"--versions 5.10 --arches x86_64\"",
+		  "ARGS" },
 		{ "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "Write here (default: stdout)", "FILE" },
 		{ NULL }
 	};
@@ -371,6 +438,13 @@ int cmd_ci(int argc, char **argv)
 		g_printerr("kmatrix ci: takes gitlab or github and 1 <= --shards <= 200\n");
 		return 2;
 	}
+	if (ci.run_args && !run_args_ok(ci.run_args)) {
+		g_printerr("kmatrix ci: --run-args '%s': takes --versions, --arches and --steps with "
+			   "their lists (letters, digits and ,._-), as kmatrix run and status do\n",
+			   ci.run_args);
+		g_free(ci.run_args);
+		return 2;
+	}
 	ci.system = argv[1];
 	if (!ci.image)
 		ci.image = g_strdup("debian:bookworm");
@@ -378,8 +452,9 @@ int cmd_ci(int argc, char **argv)
 		ci.runner = g_strdup("ubuntu-latest");
 	doc = !strcmp(ci.system, "gitlab") ? gitlab_doc(&ci) : github_doc(&ci);
 	text = g_string_new(NULL);
-	g_string_append_printf(text, "# Written by kmatrix ci %s --shards %d: write it again rather than edit it.\n",
-			       ci.system, ci.shards);
+	g_string_append_printf(text, "# Written by kmatrix ci %s --shards %d%s%s%s: write it again rather than edit it.\n",
+			       ci.system, ci.shards, ci.run_args ? " --run-args '" : "",
+			       ci.run_args ? ci.run_args : "", ci.run_args ? "'" : "");
 	yaml_entries(text, doc, 0, false);
 	if (!out)
 		fputs(text->str, stdout);
@@ -392,6 +467,7 @@ int cmd_ci(int argc, char **argv)
 	g_string_free(text, TRUE);
 	g_free(ci.image);
 	g_free(ci.runner);
+	g_free(ci.run_args);
 	g_free(out);
 	return rc;
 }
