@@ -210,15 +210,20 @@ static int build_whole(struct pipeline *pl, struct cell *c)
 
 	if (rc != 0)
 		return rc;
-	builddir_unstamp(c);
+	builddir_begin(c);
 	rc = configure_and_build(pl, c);
 	why = rc != 0 && !run_stop_signal() ? damaged_build(c) : NULL;
 	if (why) {
 		outcome_clear(&c->out);
 		rc = builddir_clean(c, why);
+		if (!rc)
+			builddir_begin(c);
 		rc = rc ? rc : configure_and_build(pl, c);
 		g_free(why);
 	}
+	/* cut short by a signal: the next build clears what this one wrote */
+	if (!run_stop_signal())
+		builddir_end(c);
 	if (rc == 0)
 		builddir_stamp(c);
 	return rc;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "builddir.h"
@@ -33,12 +34,93 @@ static char *stamped_file(const struct cell *c, const char *key)
 
 static const char *const stamp_keys[] = { "config", "image", NULL };
 
-void builddir_unstamp(const struct cell *c)
+static char *unfinished_path(const struct cell *c)
+{
+	return g_build_filename(c->build_dir, ".kmatrix-building", NULL);
+}
+
+void builddir_begin(const struct cell *c)
 {
 	char *p = stamp_path(c);
+	char *u = unfinished_path(c);
 
 	unlink(p);
+	g_mkdir_with_parents(c->build_dir, 0755);
+	/* no mark costs a clean-up after a kill, never a verdict */
+	unlink(u);
+	g_file_set_contents(u, "", 0, NULL);
+	g_free(u);
 	g_free(p);
+}
+
+void builddir_end(const struct cell *c)
+{
+	char *u = unfinished_path(c);
+
+	unlink(u);
+	g_free(u);
+}
+
+static bool newer(const struct stat *st, const struct stat *than)
+{
+	return st->st_mtim.tv_sec > than->st_mtim.tv_sec ||
+	       (st->st_mtim.tv_sec == than->st_mtim.tv_sec &&
+		st->st_mtim.tv_nsec >= than->st_mtim.tv_nsec);
+}
+
+/* Remove the files under @dir written since @since, but @keep; how many, or -1. */
+static int remove_newer(const char *dir, const struct stat *since, const char *keep)
+{
+	GDir *d = g_dir_open(dir, 0, NULL);
+	const char *n;
+	int count = 0;
+
+	if (!d)
+		return -1;
+	while (count >= 0 && (n = g_dir_read_name(d))) {
+		char *p = g_build_filename(dir, n, NULL);
+		struct stat st;
+
+		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			int sub = remove_newer(p, since, keep);
+
+			count = sub < 0 ? -1 : count + sub;
+		} else if (strcmp(p, keep) && lstat(p, &st) == 0 && newer(&st, since)) {
+			count = unlink(p) == 0 ? count + 1 : -1;
+		}
+		g_free(p);
+	}
+	g_dir_close(d);
+	return count;
+}
+
+/*
+ * make deletes a half-made target when it is stopped by a signal, or
+ * fails, but not when it is killed outright: the file it was writing stays,
+ * newer than its sources, and the next make trusts it (a build cut by
+ * SIGKILL once booted as "no console output").
+ */
+static int remove_unfinished(struct cell *c)
+{
+	char *u = unfinished_path(c);
+	struct stat since;
+	int n = 0;
+
+	if (stat(u, &since) == 0) {
+		n = remove_newer(c->build_dir, &since, u);
+		if (n >= 0)
+			g_printerr("kmatrix: %s %s %s: the last build here never ended: "
+				   "the %d files it wrote are removed, to be made again\n",
+				   c->v->name, c->a->name, c->step->id, n);
+		if (n >= 0)
+			unlink(u);
+		else
+			outcome_set(&c->out, "infra-error",
+				    "cannot remove what an unfinished build wrote in %s: %s",
+				    c->build_dir, g_strerror(errno));
+	}
+	g_free(u);
+	return n < 0 ? -1 : 0;
 }
 
 void builddir_stamp(const struct cell *c)
@@ -106,9 +188,14 @@ char *builddir_damaged_object(const char *log)
  */
 int builddir_repair(struct cell *c)
 {
-	GKeyFile *k = g_key_file_new();
-	char *p = stamp_path(c);
-	int rc = 0;
+	GKeyFile *k;
+	char *p;
+	int rc = remove_unfinished(c);
+
+	if (rc != 0)
+		return rc;
+	k = g_key_file_new();
+	p = stamp_path(c);
 
 	if (g_key_file_load_from_file(k, p, G_KEY_FILE_NONE, NULL))
 		for (int i = 0; stamp_keys[i] && rc == 0; i++) {

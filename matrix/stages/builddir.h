@@ -2,9 +2,10 @@
 /*
  * A build directory's own damage (builddir.c): make trusts every file newer
  * than its sources, so a truncated object, image or .config would be linked
- * or booted as it is.  The stamp a good build leaves tells kmatrix which of
- * .config and the image to make again; the words a link says of a damaged
- * object, to build the cell again from clean.
+ * or booted as it is.  The mark of an unfinished build says that whatever
+ * is newer than it may be cut short; the stamp a good build leaves tells
+ * kmatrix which of .config and the image to make again; the words a link
+ * says of a damaged object, to build the cell again from clean.
  */
 #ifndef KMATRIX_BUILDDIR_H
 #define KMATRIX_BUILDDIR_H
@@ -13,12 +14,20 @@
 
 struct cell;
 
-/* Forget the stamp: what make does next is not known to be whole. */
-void builddir_unstamp(const struct cell *c);
+/*
+ * A build begins: forget the stamp (what make does next is not known to be
+ * whole) and leave the mark of an unfinished build, whose mtime is the
+ * build's start.
+ */
+void builddir_begin(const struct cell *c);
+/* make ended by itself (made or failed): the build is no longer unfinished. */
+void builddir_end(const struct cell *c);
 /* After a good build: the hashes of .config and the image. */
 void builddir_stamp(const struct cell *c);
 /*
- * Remove each stamped file that differs from its stamp, saying so, for
+ * After a build that never ended (kmatrix or make killed outright, the
+ * host down), remove every file it wrote, any of which may be cut short;
+ * then each stamped file that differs from its stamp, saying so, for
  * configure and make to make again; 0, or -1 with the cell's outcome
  * saying what could not be removed.
  */

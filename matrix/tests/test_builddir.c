@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Build directory damage, never a verdict: a .config or image that is not
- * what the last build made is removed, to be made again; a link that fails
- * on a damaged object means "build it again from clean".
+ * what the last build made is removed, to be made again, and so is every
+ * file a build that never ended wrote; a link that fails on a damaged
+ * object means "build it again from clean".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,8 +86,31 @@ static void test_stamp(void **state)
 	assert_repair(true, false);
 	/* configure and build run without a stamp */
 	put(arch.image, "kern");
-	builddir_unstamp(&cell);
+	builddir_begin(&cell);
+	builddir_end(&cell);
 	assert_repair(true, true);
+}
+
+/* A build killed outright: whatever it wrote may be cut short. */
+static void test_unfinished(void **state)
+{
+	builddir_begin(&cell);
+	put("kernel/fork.o", "half an obj");
+	put(arch.image, "half a kernel");
+	/* what it did not touch stays: the objects of earlier builds */
+	assert_repair(true, false);
+	assert_false(exists("kernel/fork.o"));
+	assert_true(exists("kernel"));
+	assert_false(exists(".kmatrix-building"));
+	/* once is enough: the next repair finds nothing to remove */
+	put(arch.image, "kernel");
+	assert_repair(true, true);
+	/* a build that ended (made or failed): nothing is removed */
+	builddir_begin(&cell);
+	put("kernel/fork.o", "obj");
+	builddir_end(&cell);
+	assert_repair(true, true);
+	assert_true(exists("kernel/fork.o"));
 }
 
 static char *damaged(const char *log_text)
@@ -132,6 +156,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stamp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_object, setup, teardown),
 	};
 
