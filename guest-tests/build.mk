@@ -14,10 +14,13 @@ GUEST_CFLAGS := -O2 -static $(WARN) -D_GNU_SOURCE
 GUEST_ARCHES_MK := $(B)/guest/arches.mk
 
 # The binaries and their compilers, as kmatrix conf reads the arches: a
-# generated makefile.  A key this kmatrix does not print is empty.
+# generated makefile.  A key this kmatrix does not print is empty.  The
+# temporary file is the shell's own: two makes (a suite's beside make
+# check's) may write the list at once.
 $(GUEST_ARCHES_MK): $(KMATRIX) matrix/matrix.conf $(wildcard arch-configs/*/arch.conf) guest-tests/build.mk
 	@mkdir -p $(dir $@)
 	@set -e; \
+	tmp=$@.$$$$.tmp; \
 	val() { printf '%s\n' "$$conf" | sed -n "s/^$$1=//p"; }; \
 	rule() { \
 		echo "GUEST_BINS += $$1"; \
@@ -33,8 +36,8 @@ $(GUEST_ARCHES_MK): $(KMATRIX) matrix/matrix.conf $(wildcard arch-configs/*/arch
 		[ -z "$$compat" ] || rule $$bin-$$compat "$$(val compat_cc)"; \
 		[ -z "$$compat" ] || \
 			echo "$$bin-$$compat: GUEST_CFLAGS += -DRLT_COMPAT_SUITE"; \
-	done >$@.tmp
-	@mv $@.tmp $@
+	done >$$tmp; \
+	mv $$tmp $@
 
 # The list is made by kmatrix, which a fresh machine can build only once
 # make setup has run (make matrix, make check): a make that finds no list
