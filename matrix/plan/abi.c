@@ -57,10 +57,13 @@ static char *abi_inputs(const char *tool, GPtrArray *argv)
 	GString *s = g_string_new(NULL);
 	struct stat st;
 
-	g_string_append_printf(s, "rlimit-abi %s\n", sha ? sha : "(unreadable)");
+	g_string_append_printf(s, "rlimit-abi %s\n",
+			       sha ? sha : "(unreadable)");
 	if (stat("/var/lib/dpkg/status", &st) == 0)
-		g_string_append_printf(s, "dpkg %lld.%09ld %lld\n", (long long)st.st_mtim.tv_sec,
-				       st.st_mtim.tv_nsec, (long long)st.st_size);
+		g_string_append_printf(s, "dpkg %lld.%09ld %lld\n",
+				       (long long)st.st_mtim.tv_sec,
+				       st.st_mtim.tv_nsec,
+				       (long long)st.st_size);
 	/* the trees, after the tool, --json and --cache */
 	for (guint i = 3; i < argv->len && argv->pdata[i]; i++)
 		g_string_append_printf(s, "%s\n", (char *)argv->pdata[i]);
@@ -84,7 +87,8 @@ static json_t *abi_kept(const char *stamp, const char *inputs, const char *json)
 	char *was = NULL;
 	json_t *j = NULL;
 
-	if (g_file_get_contents(stamp, &was, NULL, NULL) && !strcmp(was, inputs))
+	if (g_file_get_contents(stamp, &was, NULL, NULL) &&
+	    !strcmp(was, inputs))
 		j = json_load_file(json, 0, NULL);
 	g_free(was);
 	return j;
@@ -111,10 +115,14 @@ void abi_check(struct plan *p)
 	inputs = abi_inputs(tool, argv);
 	kept = abi_kept(stamp, inputs, json);
 	if (kept) {
-		progress_note("kmatrix: rlimit-abi: the same tool over the same %u commits: "
-			      "its last result kept", trees(argv));
+		progress_note(
+			"kmatrix: rlimit-abi: the same tool over the same %u commits: "
+			"its last result kept",
+			trees(argv));
 		if (json_is_false(json_object_get(kept, "ok")))
-			progress_note("kmatrix: rlimit-abi found an ABI break (see %s)", log);
+			progress_note(
+				"kmatrix: rlimit-abi found an ABI break (see %s)",
+				log);
 		json_object_set_new(json_object_get(p->run, "usage"), "abi",
 				    result_usage_json(0, 0, 0));
 		json_object_set_new(p->run, "abi", kept);

@@ -117,7 +117,9 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->timings = o->timings ? g_canonicalize_filename(o->timings, NULL) :
 				  g_strdup(p->results);
 	if (o->reuse && !g_file_test(o->reuse, G_FILE_TEST_IS_DIR))
-		g_printerr("kmatrix: --reuse %s: no such directory: nothing reused\n", o->reuse);
+		g_printerr(
+			"kmatrix: --reuse %s: no such directory: nothing reused\n",
+			o->reuse);
 	else if (o->reuse)
 		p->reuse = g_canonicalize_filename(o->reuse, NULL);
 	if (!cache_path_allowed(p->cache, p->top, err) ||

@@ -34,7 +34,8 @@ bool reuse_seed(const char *from, const char *version, const char *arch,
 	const char *name;
 	GDir *d;
 
-	if (g_file_test(have, G_FILE_TEST_EXISTS) || !g_file_test(want, G_FILE_TEST_IS_REGULAR))
+	if (g_file_test(have, G_FILE_TEST_EXISTS) ||
+	    !g_file_test(want, G_FILE_TEST_IS_REGULAR))
 		return false;
 	d = g_dir_open(src, 0, NULL);
 	if (!d)
@@ -43,7 +44,8 @@ bool reuse_seed(const char *from, const char *version, const char *arch,
 	while ((name = g_dir_read_name(d)))
 		if (g_str_has_prefix(name, prefix) && strcmp(name, json)) {
 			g_autofree char *a = g_build_filename(src, name, NULL);
-			g_autofree char *b = g_build_filename(logdir, name, NULL);
+			g_autofree char *b =
+				g_build_filename(logdir, name, NULL);
 
 			ok &= copy_file(a, b);
 		}

@@ -69,7 +69,8 @@ static bool newer(const struct stat *st, const struct stat *than)
 }
 
 /* Remove the files under @dir written since @since, but @keep; how many, or -1. */
-static int remove_newer(const char *dir, const struct stat *since, const char *keep)
+static int remove_newer(const char *dir, const struct stat *since,
+			const char *keep)
 {
 	GDir *d = g_dir_open(dir, 0, NULL);
 	const char *n;
@@ -85,7 +86,8 @@ static int remove_newer(const char *dir, const struct stat *since, const char *k
 			int sub = remove_newer(p, since, keep);
 
 			count = sub < 0 ? -1 : count + sub;
-		} else if (strcmp(p, keep) && lstat(p, &st) == 0 && newer(&st, since)) {
+		} else if (strcmp(p, keep) && lstat(p, &st) == 0 &&
+			   newer(&st, since)) {
 			count = unlink(p) == 0 ? count + 1 : -1;
 		}
 		g_free(p);
@@ -109,15 +111,17 @@ static int remove_unfinished(struct cell *c)
 	if (stat(u, &since) == 0) {
 		n = remove_newer(c->build_dir, &since, u);
 		if (n >= 0)
-			g_printerr("kmatrix: %s %s %s: the last build here never ended: "
-				   "the %d files it wrote are removed, to be made again\n",
-				   c->v->name, c->a->name, c->step->id, n);
+			g_printerr(
+				"kmatrix: %s %s %s: the last build here never ended: "
+				"the %d files it wrote are removed, to be made again\n",
+				c->v->name, c->a->name, c->step->id, n);
 		if (n >= 0)
 			unlink(u);
 		else
-			outcome_set(&c->out, "infra-error",
-				    "cannot remove what an unfinished build wrote in %s: %s",
-				    c->build_dir, g_strerror(errno));
+			outcome_set(
+				&c->out, "infra-error",
+				"cannot remove what an unfinished build wrote in %s: %s",
+				c->build_dir, g_strerror(errno));
 	}
 	g_free(u);
 	return n < 0 ? -1 : 0;

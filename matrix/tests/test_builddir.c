@@ -156,8 +156,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_stamp, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_unfinished, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_damaged_object, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unfinished, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_object, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

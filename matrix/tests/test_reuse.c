@@ -40,7 +40,8 @@ static void test_seed(void **state)
 	g_autofree char *top = g_dir_make_tmp("kmatrix-reuse-XXXXXX", NULL);
 	g_autofree char *from = g_build_filename(top, "merged", NULL);
 	g_autofree char *src = g_build_filename(from, "5.10", "x86_64", NULL);
-	g_autofree char *dst = g_build_filename(top, "results", "5.10", "x86_64", NULL);
+	g_autofree char *dst =
+		g_build_filename(top, "results", "5.10", "x86_64", NULL);
 	char *text;
 
 	g_free(put(src, "rt.json", "{\"step\": \"rt\"}"));
