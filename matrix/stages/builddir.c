@@ -82,12 +82,13 @@ static int remove_newer(const char *dir, const struct stat *since,
 		char *p = g_build_filename(dir, n, NULL);
 		struct stat st;
 
-		if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (lstat(p, &st) != 0) {
+			/* gone since the listing: nothing to remove */
+		} else if (S_ISDIR(st.st_mode)) {
 			int sub = remove_newer(p, since, keep);
 
 			count = sub < 0 ? -1 : count + sub;
-		} else if (strcmp(p, keep) && lstat(p, &st) == 0 &&
-			   newer(&st, since)) {
+		} else if (strcmp(p, keep) && newer(&st, since)) {
 			count = unlink(p) == 0 ? count + 1 : -1;
 		}
 		g_free(p);
