@@ -457,3 +457,60 @@ json_t *result_read(const char *path, const char *version, const char *arch,
 	}
 	return r;
 }
+
+static int copy_file(const char *from, const char *to, GError **err)
+{
+	char *text = NULL;
+	gsize len;
+	int rc = 0;
+
+	if (!g_file_get_contents(from, &text, &len, err) ||
+	    !g_file_set_contents(to, text, len, err))
+		rc = -1;
+	g_free(text);
+	return rc;
+}
+
+int result_copy_cell(const char *from, const char *to, const char *version,
+		     const char *arch, const char *step, GError **err)
+{
+	char *src = g_build_filename(from, version, arch, NULL);
+	char *dst = g_build_filename(to, version, arch, NULL);
+	char *prefix = g_strconcat(step, ".", NULL);
+	char *json = g_strconcat(step, ".json", NULL);
+	char *a, *b;
+	GDir *d = g_dir_open(src, 0, err);
+	const char *n;
+	int rc = d ? 0 : -1;
+
+	g_mkdir_with_parents(dst, 0755);
+	while (d && !rc && (n = g_dir_read_name(d))) {
+		if (!g_str_has_prefix(n, prefix) || !strcmp(n, json))
+			continue;
+		a = g_build_filename(src, n, NULL);
+		b = g_build_filename(dst, n, NULL);
+		rc = copy_file(a, b, err);
+		g_free(a);
+		g_free(b);
+	}
+	if (d)
+		g_dir_close(d);
+	if (!rc) {
+		a = g_build_filename(src, json, NULL);
+		b = g_build_filename(dst, json, NULL);
+		rc = copy_file(a, b, err);
+		g_free(a);
+		g_free(b);
+	}
+	a = g_strdup_printf("%s/%s/%sapply.log", from, version, prefix);
+	b = g_strdup_printf("%s/%s/%sapply.log", to, version, prefix);
+	if (!rc && g_file_test(a, G_FILE_TEST_EXISTS) && !g_file_test(b, G_FILE_TEST_EXISTS))
+		rc = copy_file(a, b, err);
+	g_free(a);
+	g_free(b);
+	g_free(json);
+	g_free(prefix);
+	g_free(dst);
+	g_free(src);
+	return rc;
+}

@@ -69,6 +69,14 @@ json_t *result_read(const char *path, const char *version, const char *arch,
 		    const char *step, char **why);
 char *result_validate(json_t *r);
 /*
+ * Copy one cell (its <step>.json and every <step>.* log beside it) from
+ * the results directory @from to @to, the logs first, so that a reader of
+ * @to never finds the result without its console; and the version's
+ * <step>.apply.log when @to has none.  0, or -1 with @err set.
+ */
+int result_copy_cell(const char *from, const char *to, const char *version,
+		     const char *arch, const char *step, GError **err);
+/*
  * Why a met result will not stand, or NULL: it is not final (the next run
  * does it again), or it was judged against other expectations than
  * @expectations (a sha256; NULL or "": not compared).  Status and the

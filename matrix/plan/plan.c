@@ -339,7 +339,7 @@ static struct cell *cell_new(struct plan *p, struct version_run *vr, struct step
 	if (s->patch)
 		copy_apply_log(p, c);
 	if (p->reuse && strcmp(p->reuse, p->results))
-		reuse_seed(p->reuse, vr->v->name, a->name, s->id, c->logdir);
+		reuse_seed(p->reuse, p->results, vr->v->name, a->name, s->id);
 	old = result_read(c->path, vr->v->name, a->name, s->id, &why);
 	c->eta = old ? previous_seconds(old) : 0;
 	if (old)

@@ -10,10 +10,11 @@
 #include <stdbool.h>
 
 /*
- * Copy <from>/<version>/<arch>/<step>.* into @logdir when @logdir has no
- * <step>.json yet; true when a result was copied.
+ * Copy the cell <version>/<arch>/<step> from the results directory @from
+ * into @results (result_copy_cell()) when @results has no result for it
+ * yet; true when a result was copied.
  */
-bool reuse_seed(const char *from, const char *version, const char *arch,
-		const char *step, const char *logdir);
+bool reuse_seed(const char *from, const char *results, const char *version,
+		const char *arch, const char *step);
 
 #endif

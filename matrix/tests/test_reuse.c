@@ -40,15 +40,15 @@ static void test_seed(void **state)
 	g_autofree char *top = g_dir_make_tmp("kmatrix-reuse-XXXXXX", NULL);
 	g_autofree char *from = g_build_filename(top, "merged", NULL);
 	g_autofree char *src = g_build_filename(from, "5.10", "x86_64", NULL);
-	g_autofree char *dst =
-		g_build_filename(top, "results", "5.10", "x86_64", NULL);
+	g_autofree char *res = g_build_filename(top, "results", NULL);
+	g_autofree char *dst = g_build_filename(res, "5.10", "x86_64", NULL);
 	char *text;
 
 	g_free(put(src, "rt.json", "{\"step\": \"rt\"}"));
 	g_free(put(src, "rt.console.log", "KTAP version 1\n"));
 	g_free(put(src, "rtprio.json", "{\"step\": \"rtprio\"}"));
 	g_mkdir_with_parents(dst, 0755);
-	assert_true(reuse_seed(from, "5.10", "x86_64", "rt", dst));
+	assert_true(reuse_seed(from, res, "5.10", "x86_64", "rt"));
 	text = slurp(dst, "rt.console.log");
 	assert_string_equal(text, "KTAP version 1\n");
 	g_free(text);
@@ -59,14 +59,14 @@ static void test_seed(void **state)
 	assert_null(slurp(dst, "rtprio.json"));
 	/* a result already here wins: nothing is copied over it */
 	g_free(put(dst, "rtprio.json", "{\"here\": true}"));
-	assert_false(reuse_seed(from, "5.10", "x86_64", "rtprio", dst));
+	assert_false(reuse_seed(from, res, "5.10", "x86_64", "rtprio"));
 	text = slurp(dst, "rtprio.json");
 	assert_string_equal(text, "{\"here\": true}");
 	g_free(text);
 	/* nothing to take: a step or an arch the other directory lacks */
-	assert_false(reuse_seed(from, "5.10", "x86_64", "nice", dst));
-	assert_false(reuse_seed(from, "5.10", "arm64", "rt", dst));
-	assert_false(reuse_seed(from, "6.1", "x86_64", "rt", dst));
+	assert_false(reuse_seed(from, res, "5.10", "x86_64", "nice"));
+	assert_false(reuse_seed(from, res, "5.10", "arm64", "rt"));
+	assert_false(reuse_seed(from, res, "6.1", "x86_64", "rt"));
 	g_autofree char *rm = g_strdup_printf("rm -rf '%s'", top);
 	assert_int_equal(system(rm), 0);
 }

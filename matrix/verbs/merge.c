@@ -469,50 +469,12 @@ json_t *merge_abi(GPtrArray *srcs)
 	return out;
 }
 
-static int copy_file(const char *from, const char *to, GError **err)
-{
-	char *text = NULL;
-	gsize len;
-	int rc = 0;
-
-	if (!g_file_get_contents(from, &text, &len, err) ||
-	    !g_file_set_contents(to, text, len, err))
-		rc = -1;
-	g_free(text);
-	return rc;
-}
-
 /* The cell's result and logs (<step>.*), and its version's apply log. */
 static int copy_cell(const struct merge_src *s, const char *id, const char *out, GError **err)
 {
 	char **p = g_strsplit(id, "/", 3);
-	char *from = g_build_filename(s->dir, p[0], p[1], NULL);
-	char *to = g_build_filename(out, p[0], p[1], NULL);
-	char *prefix = g_strconcat(p[2], ".", NULL);
-	GDir *d = g_dir_open(from, 0, NULL);
-	const char *n;
-	int rc = 0;
+	int rc = result_copy_cell(s->dir, out, p[0], p[1], p[2], err);
 
-	g_mkdir_with_parents(to, 0755);
-	while (d && !rc && (n = g_dir_read_name(d))) {
-		char *a = g_build_filename(from, n, NULL), *b = g_build_filename(to, n, NULL);
-
-		if (g_str_has_prefix(n, prefix))
-			rc = copy_file(a, b, err);
-		g_free(a);
-		g_free(b);
-	}
-	if (d)
-		g_dir_close(d);
-	g_free(from);
-	g_free(to);
-	from = g_strdup_printf("%s/%s/%sapply.log", s->dir, p[0], prefix);
-	to = g_strdup_printf("%s/%s/%sapply.log", out, p[0], prefix);
-	if (!rc && g_file_test(from, G_FILE_TEST_EXISTS) && !g_file_test(to, G_FILE_TEST_EXISTS))
-		rc = copy_file(from, to, err);
-	g_free(from);
-	g_free(to);
-	g_free(prefix);
 	g_strfreev(p);
 	return rc;
 }
