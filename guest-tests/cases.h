@@ -53,9 +53,9 @@ struct section {
 
 extern const struct section limits_section, sys_section, nice_section,
 	rt_section, policy_section, task_section, cap_section, client_section,
-	pam_section;
-/* Why a suite lists no PAM case (a compat build), or NULL. */
-extern const char *const pam_section_note;
+	pam_section, audio_section;
+/* Why a suite lists no PAM or audio case (a compat build), or NULL. */
+extern const char *const pam_section_note, *const audio_section_note;
 
 const char *step_group_name(enum step_group g);
 

@@ -20,15 +20,17 @@
 static const struct section *const all_sections[] = {
 	&limits_section, &sys_section, &nice_section,	&rt_section,
 	&policy_section, &task_section, &cap_section, &client_section,
-	&pam_section,
+	&pam_section, &audio_section,
 };
 
-/* The abi lines; in a compat suite, why the PAM cases are not in it. */
+/* The abi lines; in a compat suite, why the PAM and audio cases are not in it. */
 static void header(struct ktap_writer *w)
 {
 	abi_diag(w);
 	if (pam_section_note)
 		kw_diag(w, pam_section_note);
+	if (audio_section_note)
+		kw_diag(w, audio_section_note);
 }
 
 static void usage(FILE *out)

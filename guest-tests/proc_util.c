@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,12 +71,20 @@ int proc_limit(pid_t pid, const char *label, unsigned long *soft,
  * Run argv[0] with stdout and stderr into @out (truncated to @len).
  * Returns -1 when it could not be started, else 0 with the wait status.
  */
-int run_capture(char *const argv[], char *out, size_t len, int *status)
+/*
+ * Run @argv with stdout and stderr into @out (NUL-terminated, cut at @len)
+ * and wait for it.  While its output is open, @watch (when not NULL) is
+ * called with @ctx about every 2 ms: a case that must see what a child's
+ * threads got while they run (their policy) looks at /proc from there.
+ */
+int run_capture_watch(char *const argv[], char *out, size_t len, int *status,
+		      void (*watch)(void *ctx), void *ctx)
 {
+	struct pollfd pfd = { .events = POLLIN };
 	size_t got = 0;
 	int p[2];
 	pid_t pid;
-	ssize_t n;
+	ssize_t n = 1;
 	char junk[256];
 
 	if (pipe2(p, O_CLOEXEC))
@@ -94,14 +103,26 @@ int run_capture(char *const argv[], char *out, size_t len, int *status)
 		close(p[0]);
 		return -1;
 	}
-	while ((n = read(p[0], got + 1 < len ? out + got : junk,
-			 got + 1 < len ? len - 1 - got : sizeof(junk))) > 0)
-		if (got + 1 < len)
+	pfd.fd = p[0];
+	while (n > 0) {
+		if (watch)
+			watch(ctx);
+		if (watch && poll(&pfd, 1, 2) == 0)
+			continue;
+		n = read(p[0], got + 1 < len ? out + got : junk,
+			 got + 1 < len ? len - 1 - got : sizeof(junk));
+		if (n > 0 && got + 1 < len)
 			got += n;
+	}
 	out[got] = '\0';
 	close(p[0]);
 	waitpid(pid, status, 0);
 	return 0;
+}
+
+int run_capture(char *const argv[], char *out, size_t len, int *status)
+{
+	return run_capture_watch(argv, out, len, status, NULL, NULL);
 }
 
 /* Is @line one whole line of @out (a client's captured output)? */

@@ -11,6 +11,8 @@ int read_file(const char *path, char *buf, size_t len);
 int proc_limit(pid_t pid, const char *label, unsigned long *soft,
 	       unsigned long *hard);
 int run_capture(char *const argv[], char *out, size_t len, int *status);
+int run_capture_watch(char *const argv[], char *out, size_t len, int *status,
+		      void (*watch)(void *ctx), void *ctx);
 int write_file(const char *path, const char *text);
 bool output_has_line(const char *out, const char *line);
 

@@ -603,6 +603,22 @@ static void h_abi(GString *out, const struct report *r)
 	g_ptr_array_free(tables, TRUE);
 }
 
+static void h_audio(GString *out, const struct report *r)
+{
+	struct report_table *t = report_audio_table(r);
+
+	if (!t)
+		return;
+	g_string_append(
+		out,
+		"<section id=\"audio\">\n<h2>Audio user</h2>\n<p>A member of audio "
+		"(jackd2's audio.conf) and pipewire (pipewire-bin's 95-pipewire.conf): "
+		"cyclictest at SCHED_FIFO 95, chrt -f 95, nice -19.</p>\n");
+	h_table(out, t, "audio");
+	report_table_free(t);
+	g_string_append(out, "</section>\n");
+}
+
 static void h_mutants(GString *out, const struct report *r)
 {
 	struct report_table *t;
@@ -671,6 +687,7 @@ void report_html(GString *out, const struct report *r)
 	h_chart(out, r);
 	h_drift(out, r);
 	h_abi(out, r);
+	h_audio(out, r);
 	h_mutants(out, r);
 	h_all_cells(out, r);
 	g_string_append(out, "</body>\n</html>\n");

@@ -406,6 +406,21 @@ static void md_mutants(GString *out, const struct report *r)
 	report_table_free(t);
 }
 
+static void md_audio(GString *out, const struct report *r)
+{
+	struct report_table *t = report_audio_table(r);
+
+	if (!t)
+		return;
+	g_string_append(
+		out,
+		"\n## Audio user\n\nA member of audio (jackd2's audio.conf) and "
+		"pipewire (pipewire-bin's 95-pipewire.conf): cyclictest at SCHED_FIFO 95, "
+		"chrt -f 95, nice -19.\n\n");
+	md_table(out, t);
+	report_table_free(t);
+}
+
 void report_md(GString *out, const struct report *r)
 {
 	md_header(out, r);
@@ -416,6 +431,7 @@ void report_md(GString *out, const struct report *r)
 	md_departures(out, r);
 	md_drift(out, r);
 	md_abi(out, r);
+	md_audio(out, r);
 	md_mutants(out, r);
 	md_timings(out, r);
 }

@@ -225,6 +225,8 @@ void report_mutants_line(GString *out, const struct report *r);
 /* A survivor or a mutant that did not build: say it prominently. */
 bool report_mutants_alarm(const struct report *r);
 struct report_table *report_mutants_table(const struct report *r);
+/* report-audio.c: the audio user per version x arch, NULL without audio cases */
+struct report_table *report_audio_table(const struct report *r);
 json_t *report_mutants_json(const struct report *r);
 
 /* renderers */

@@ -333,6 +333,69 @@ static void test_abi_runtime_table(void **state)
 	g_free(res);
 }
 
+/* One case of a result: name, result, diag, expected, met. */
+#define AUDIO_T "{s:s, s:s, s:s, s:s, s:b}"
+
+/* The audio user's row: granted at the last step, refused at the baseline. */
+static void test_audio(void **state)
+{
+	char *res = g_build_filename(tmpdir, "audio-results", NULL);
+	char *cmd = g_strdup_printf("cp -r %s %s", FIX "results", res);
+	char *fin = g_build_filename(res, "7.2", "x86_64", "rtprio.json", NULL);
+	char *base =
+		g_build_filename(res, "7.2", "x86_64", "baseline.json", NULL);
+	const char *fmt = "[" AUDIO_T "," AUDIO_T "," AUDIO_T "," AUDIO_T "]";
+	const char *pkgs =
+		"# audio package jackd2 1.9.21~dfsg-3\n# audio package rt-tests 2.4-1";
+	char *text;
+
+	assert_int_equal(system(cmd), 0);
+	json_file_set(
+		fin, "tests",
+		json_pack(fmt, "name", "audio_jackd_conf_as_shipped", "result",
+			  "ok", "diag", pkgs, "expected", "pass", "met", 1,
+			  "name", "audio_jackd_member_cyclictest_fifo95",
+			  "result", "ok", "diag", "", "expected", "pass", "met",
+			  1, "name", "audio_jackd_member_chrt_f95", "result",
+			  "ok", "diag", "", "expected", "pass", "met", 1,
+			  "name", "audio_pipewire_member_nice_m19", "result",
+			  "ok", "diag", "", "expected", "pass", "met", 1));
+	json_file_set(
+		base, "tests",
+		json_pack(fmt, "name", "audio_jackd_conf_as_shipped", "result",
+			  "ok", "diag", pkgs, "expected", "pass", "met", 1,
+			  "name", "audio_jackd_member_cyclictest_fifo95",
+			  "result", "not ok", "diag", "", "expected", "pass",
+			  "met", 1, "name", "audio_jackd_member_chrt_f95",
+			  "result", "ok", "diag", "", "expected", "pass", "met",
+			  1, "name", "audio_pipewire_member_nice_m19", "result",
+			  "not ok", "diag", "", "expected", "pass", "met", 1));
+	assert_int_equal(run_report("audio.md", &text, "--format", "md",
+				    "--results", res, "--cache", FIX "cache",
+				    NULL),
+			 0);
+	assert_non_null(strstr(text, "## Audio user"));
+	/* A grant the baseline let through is named with its result. */
+	assert_non_null(strstr(
+		text,
+		"| 7.2 | x86_64 | rtprio: granted | jackd_member_cyclictest_fifo95 "
+		"not ok, jackd_member_chrt_f95 ok, pipewire_member_nice_m19 not ok "
+		"| jackd2 1.9.21~dfsg-3, rt-tests 2.4-1 |"));
+	/* No audio case in a row: no row. */
+	assert_null(strstr(text, "| 6.1 | x86_64 | rtprio"));
+	g_free(text);
+	assert_int_equal(run_report("audio-none.md", &text, "--format", "md",
+				    "--results", FIX "results", "--cache",
+				    FIX "cache", NULL),
+			 0);
+	assert_null(strstr(text, "## Audio user"));
+	g_free(text);
+	g_free(fin);
+	g_free(base);
+	g_free(cmd);
+	g_free(res);
+}
+
 /* An excluded version x arch: marked in the grid, explained, a JUnit skip. */
 static void test_excluded(void **state)
 {
@@ -844,6 +907,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_abi_runtime_table),
+		cmocka_unit_test(test_audio),
 		cmocka_unit_test(test_excluded),
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_summary),
