@@ -23,8 +23,9 @@ static json_t *test_named(const struct rcell *c, const char *name)
 
 	if (!c || !c->res)
 		return NULL;
-	json_array_foreach(json_object_get(c->res, "tests"), i,
-			   t) if (!strcmp(jstr(t, "name"), name)) return t;
+	json_array_foreach(json_object_get(c->res, "tests"), i, t)
+		if (!strcmp(jstr(t, "name"), name))
+			return t;
 	return NULL;
 }
 
@@ -76,67 +77,73 @@ static char *packages(const struct rcell *c)
 	return g_string_free(out, FALSE);
 }
 
-static char *state_or(const struct rcell *c, const char *step)
+/* A cell's state, or why it has none. */
+static char *state_or(char *state, const struct rcell *c, const char *step)
 {
-	char *s = grant_state(c);
-
-	if (s)
-		return s;
+	if (state)
+		return state;
 	return g_strdup_printf(c && c->res ? "no audio case ran at %s" :
 					     "%s: no result",
 			       step);
 }
 
+static guint baseline_step(const struct run *run)
+{
+	for (guint s = 0; s < run->steps->len; s++)
+		if (!strcmp(run->steps->pdata[s], "baseline"))
+			return s;
+	return G_MAXUINT;
+}
+
+/* The row of one version x arch; NULL when neither cell ran an audio case. */
+static GPtrArray *audio_row(const struct run *run, guint v, guint a)
+{
+	guint last = run->steps->len - 1, base = baseline_step(run);
+	const struct rcell *fin = run_cell_at(run, v, a, last);
+	const struct rcell *bl =
+		base == G_MAXUINT ? NULL : run_cell_at(run, v, a, base);
+	char *f = grant_state(fin), *b = grant_state(bl);
+	GPtrArray *row;
+
+	if (!f && !b)
+		return NULL;
+	row = g_ptr_array_new_with_free_func(g_free);
+	g_ptr_array_add(row, g_strdup(run->versions->pdata[v]));
+	g_ptr_array_add(row, g_strdup(run->arches->pdata[a]));
+	f = state_or(f, fin, run->steps->pdata[last]);
+	g_ptr_array_add(row,
+			g_strdup_printf("%s: %s",
+					(char *)run->steps->pdata[last], f));
+	g_free(f);
+	g_ptr_array_add(row, base == G_MAXUINT ? g_strdup("not in this run") :
+						 state_or(b, bl, "baseline"));
+	g_ptr_array_add(row, packages(fin && fin->res ? fin : bl));
+	return row;
+}
+
 /*
  * A row per version x arch whose cells ran an audio case; NULL when none
- * did (sparc64 skips them: no Debian userland).
+ * did (sparc64 skips them: no Debian userland).  The title is the
+ * section's sentence, the same in every renderer.
  */
 struct report_table *report_audio_table(const struct report *r)
 {
 	static const char *const cols[] = { "version", "arch", "last step",
 					    "baseline", "packages" };
 	const struct run *run = r->run;
-	struct report_table *t = report_table_new("");
-	guint last = run->steps->len - 1, base = G_MAXUINT;
+	struct report_table *t = report_table_new(
+		"A member of audio (jackd2's audio.conf) and pipewire "
+		"(pipewire-bin's 95-pipewire.conf): cyclictest at SCHED_FIFO 95, "
+		"chrt -f 95, nice -19.");
 
-	for (guint s = 0; s < run->steps->len; s++)
-		if (!strcmp(run->steps->pdata[s], "baseline"))
-			base = s;
 	for (guint c = 0; c < G_N_ELEMENTS(cols); c++)
 		g_ptr_array_add(t->cols, g_strdup(cols[c]));
 	for (guint v = 0; run->steps->len && v < run->versions->len; v++)
 		for (guint a = 0; a < run->arches->len; a++) {
-			const struct rcell *fin = run_cell_at(run, v, a, last);
-			const struct rcell *bl =
-				base == G_MAXUINT ?
-					NULL :
-					run_cell_at(run, v, a, base);
-			char *f = grant_state(fin), *b = grant_state(bl);
-			bool ran = f || b;
-			GPtrArray *row;
+			GPtrArray *row = audio_row(run, v, a);
 
-			g_free(f);
-			g_free(b);
-			if (!ran)
-				continue;
-			row = g_ptr_array_new_with_free_func(g_free);
-			g_ptr_array_add(row, g_strdup(run->versions->pdata[v]));
-			g_ptr_array_add(row, g_strdup(run->arches->pdata[a]));
-			g_ptr_array_add(
-				row,
-				g_strdup_printf(
-					"%s: %s",
-					(char *)run->steps->pdata[last],
-					f = state_or(fin,
-						     run->steps->pdata[last])));
-			g_free(f);
-			g_ptr_array_add(row,
-					base == G_MAXUINT ?
-						g_strdup("not in this run") :
-						state_or(bl, "baseline"));
-			g_ptr_array_add(row,
-					packages(fin && fin->res ? fin : bl));
-			g_ptr_array_add(t->rows, row);
+			if (row)
+				g_ptr_array_add(t->rows, row);
 		}
 	if (!t->rows->len) {
 		report_table_free(t);

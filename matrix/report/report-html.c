@@ -609,11 +609,10 @@ static void h_audio(GString *out, const struct report *r)
 
 	if (!t)
 		return;
-	g_string_append(
-		out,
-		"<section id=\"audio\">\n<h2>Audio user</h2>\n<p>A member of audio "
-		"(jackd2's audio.conf) and pipewire (pipewire-bin's 95-pipewire.conf): "
-		"cyclictest at SCHED_FIFO 95, chrt -f 95, nice -19.</p>\n");
+	g_string_append(out,
+			"<section id=\"audio\">\n<h2>Audio user</h2>\n<p>");
+	xml_text(out, t->title);
+	g_string_append(out, "</p>\n");
 	h_table(out, t, "audio");
 	report_table_free(t);
 	g_string_append(out, "</section>\n");

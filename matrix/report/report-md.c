@@ -412,11 +412,7 @@ static void md_audio(GString *out, const struct report *r)
 
 	if (!t)
 		return;
-	g_string_append(
-		out,
-		"\n## Audio user\n\nA member of audio (jackd2's audio.conf) and "
-		"pipewire (pipewire-bin's 95-pipewire.conf): cyclictest at SCHED_FIFO 95, "
-		"chrt -f 95, nice -19.\n\n");
+	g_string_append_printf(out, "\n## Audio user\n\n%s\n\n", t->title);
 	md_table(out, t);
 	report_table_free(t);
 }

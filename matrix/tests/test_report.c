@@ -374,7 +374,7 @@ static void test_audio(void **state)
 				    "--results", res, "--cache", FIX "cache",
 				    NULL),
 			 0);
-	assert_non_null(strstr(text, "## Audio user"));
+	assert_non_null(strstr(text, "## Audio user\n\nA member of audio "));
 	/* A grant the baseline let through is named with its result. */
 	assert_non_null(strstr(
 		text,
