@@ -327,23 +327,36 @@ static void watch_cyclictest(void *ctx)
 #define CYCLIC_EXIT "; echo \"cyclictest exit $?\""
 
 /*
+ * cyclictest run by @user under jackd2's audio.conf, its threads watched
+ * while it runs.  The script ends by printing cyclictest's exit status.
+ */
+static enum case_status cyclictest_session(const char *user, const char *script,
+					   struct rt_seen *seen, char *out,
+					   size_t len)
+{
+	if (access(CYCLICTEST, X_OK))
+		return case_skip("client " CYCLICTEST " absent");
+	return audio_session(&jackd, user, script, out, len, watch_cyclictest,
+			     seen);
+}
+
+/*
  * The member asks cyclictest for the file's ceiling, with -m (mlockall:
  * the file's memlock unlimited).  glibc sizes a thread's stack by
  * RLIMIT_STACK, and -m locks it whole: the session lowers it to 512 KiB,
- * which leaves the grant alone and spares populating 8 MiB under TCG.  The measuring thread must run SCHED_FIFO
- * at 95 and the process must have locked memory.
+ * which leaves the grant alone and spares populating 8 MiB under TCG.
+ * The measuring thread must run SCHED_FIFO at 95 and the process must
+ * have locked memory.
  */
 static enum case_status audio_cyclictest_member(const void *arg)
 {
 	struct rt_seen seen = { -1, 0, false };
 	char out[4096];
 
-	if (access(CYCLICTEST, X_OK))
-		return case_skip("client " CYCLICTEST " absent");
-	TRY(audio_session(&jackd, AUDIO_MEMBER,
-			  "ulimit -s 512; " CYCLICTEST
-			  " -m -p 95" CYCLIC_ARGS CYCLIC_EXIT,
-			  out, sizeof(out), watch_cyclictest, &seen));
+	TRY(cyclictest_session(AUDIO_MEMBER,
+			       "ulimit -s 512; " CYCLICTEST
+			       " -m -p 95" CYCLIC_ARGS CYCLIC_EXIT,
+			       &seen, out, sizeof(out)));
 	if (!output_has_line(out, "cyclictest exit 0")) {
 		diag("%s", out);
 		diag("cyclictest -p 95 failed for a member of audio, whose "
@@ -375,11 +388,9 @@ static enum case_status audio_cyclictest_other(const void *arg)
 	struct rt_seen seen = { -1, 0, false };
 	char out[4096];
 
-	if (access(CYCLICTEST, X_OK))
-		return case_skip("client " CYCLICTEST " absent");
-	TRY(audio_session(&jackd, AUDIO_OTHER,
-			  CYCLICTEST " -p 95" CYCLIC_ARGS CYCLIC_EXIT, out,
-			  sizeof(out), watch_cyclictest, &seen));
+	TRY(cyclictest_session(AUDIO_OTHER,
+			       CYCLICTEST " -p 95" CYCLIC_ARGS CYCLIC_EXIT,
+			       &seen, out, sizeof(out)));
 	if (output_has_line(out, "cyclictest exit 0") ||
 	    !strstr(out, "Unable to change scheduling policy")) {
 		diag("%s", out);
@@ -398,7 +409,6 @@ static enum case_status audio_cyclictest_other(const void *arg)
 	return CASE_PASS;
 }
 
-#define WANT(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define AUDIO(name, group, file, user, script, ...)                 \
 	{                                                           \
 		name, group, audio_lines, &(const struct audio_arg) \

@@ -127,7 +127,6 @@ static enum case_status pam_case(const void *arg)
 	return CASE_PASS;
 }
 
-#define WANT(...) ((const char *const[]){ __VA_ARGS__, NULL })
 /* clang-format off */
 #define PAM(name, group, limits, script, nothing, ...)			\
 	{ name, group, pam_case,					\

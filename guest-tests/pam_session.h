@@ -57,6 +57,9 @@
 	"else echo \"chrt $* refused\"; fi; }; "                              \
 	"l; "
 
+/* A NULL-terminated list of the lines a session must print. */
+#define WANT(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
 /* The first client the session needs that this guest lacks, or NULL. */
 const char *pam_missing_client(void);
 
