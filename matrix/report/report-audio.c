@@ -95,10 +95,13 @@ static guint baseline_step(const struct run *run)
 	return G_MAXUINT;
 }
 
-/* The row of one version x arch; NULL when neither cell ran an audio case. */
-static GPtrArray *audio_row(const struct run *run, guint v, guint a)
+/*
+ * The row of one version x arch, @base the baseline's step (G_MAXUINT:
+ * none); NULL when neither cell ran an audio case.
+ */
+static GPtrArray *audio_row(const struct run *run, guint v, guint a, guint base)
 {
-	guint last = run->steps->len - 1, base = baseline_step(run);
+	guint last = run->steps->len - 1;
 	const struct rcell *fin = run_cell_at(run, v, a, last);
 	const struct rcell *bl =
 		base == G_MAXUINT ? NULL : run_cell_at(run, v, a, base);
@@ -131,6 +134,7 @@ struct report_table *report_audio_table(const struct report *r)
 	static const char *const cols[] = { "version", "arch", "last step",
 					    "baseline", "packages" };
 	const struct run *run = r->run;
+	guint base = baseline_step(run);
 	struct report_table *t = report_table_new(
 		"A member of audio (jackd2's audio.conf) and pipewire "
 		"(pipewire-bin's 95-pipewire.conf): cyclictest at SCHED_FIFO 95, "
@@ -140,7 +144,7 @@ struct report_table *report_audio_table(const struct report *r)
 		g_ptr_array_add(t->cols, g_strdup(cols[c]));
 	for (guint v = 0; run->steps->len && v < run->versions->len; v++)
 		for (guint a = 0; a < run->arches->len; a++) {
-			GPtrArray *row = audio_row(run, v, a);
+			GPtrArray *row = audio_row(run, v, a, base);
 
 			if (row)
 				g_ptr_array_add(t->rows, row);
