@@ -439,6 +439,28 @@ static void test_excluded(void **state)
 	g_free(res);
 }
 
+/* A "pass" that missed its expectation (a hand-made file) is a failure. */
+static void test_junit_unmet_pass(void **state)
+{
+	char *res = g_build_filename(tmpdir, "unmet-results", NULL);
+	char *cmd = g_strdup_printf("cp -r %s %s", FIX "results", res);
+	char *cell = g_build_filename(res, "7.2", "x86_64", "stock.json", NULL);
+	char *text;
+
+	assert_int_equal(system(cmd), 0);
+	json_file_set(cell, "met", json_false());
+	run_report("u.xml", &text, "--format", "junit", "--results", res, "--cache",
+		   FIX "cache", NULL);
+	assert_non_null(strstr(text, "<testcase name=\"pass\""));
+	assert_non_null(strstr(text, "<failure message="));
+	assert_non_null(strstr(text, " type=\"pass\">"));
+	assert_null(strstr(text, "<(null)"));
+	g_free(text);
+	g_free(cell);
+	g_free(cmd);
+	g_free(res);
+}
+
 static void test_gate(void **state)
 {
 	static const struct {
@@ -921,6 +943,7 @@ int main(void)
 		cmocka_unit_test(test_golden_md),
 		cmocka_unit_test(test_golden_html),
 		cmocka_unit_test(test_golden_junit),
+		cmocka_unit_test(test_junit_unmet_pass),
 		cmocka_unit_test(test_golden_json),
 		cmocka_unit_test(test_counts_and_classes),
 		cmocka_unit_test(test_trend_against_json_report),
