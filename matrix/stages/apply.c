@@ -659,3 +659,115 @@ int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 	g_free(path);
 	return rc;
 }
+
+/* The step ids in order: a step's commit depends on those before it. */
+static char *step_order(GPtrArray *steps)
+{
+	GString *o = g_string_new(NULL);
+
+	for (guint i = 0; i < steps->len; i++)
+		g_string_append_printf(o, "%s%s", i ? " " : "",
+				       ((struct step *)steps->pdata[i])->id);
+	return g_string_free(o, FALSE);
+}
+
+static char *record_file(const char *tree)
+{
+	return g_build_filename(tree, ".git", "kmatrix-recorded", NULL);
+}
+
+void apply_record(const char *tree, GPtrArray *steps, const char *stock_id)
+{
+	char *path = record_file(tree);
+	GKeyFile *k = g_key_file_new();
+	bool whole = stock_id != NULL;
+	char *order = step_order(steps);
+
+	for (guint i = 0; i < steps->len && whole; i++) {
+		const struct step *s = steps->pdata[i];
+		char *group = g_strdup_printf("step %s", s->id);
+		char *sha = s->patch ? key_file_sha256(s->patch) : g_strdup("");
+
+		whole = !s->failure && s->commit && s->tree && s->subject && sha;
+		if (whole) {
+			g_key_file_set_string(k, group, "patch", sha);
+			g_key_file_set_string(k, group, "commit", s->commit);
+			g_key_file_set_string(k, group, "tree", s->tree);
+			g_key_file_set_string(k, group, "subject", s->subject);
+		}
+		g_free(group);
+		g_free(sha);
+	}
+	unlink(path);
+	if (whole) {
+		g_key_file_set_string(k, "recorded", "stock", stock_id);
+		g_key_file_set_string(k, "recorded", "order", order);
+		g_key_file_save_to_file(k, path, NULL);
+	}
+	g_key_file_free(k);
+	g_free(order);
+	g_free(path);
+}
+
+void apply_unrecord(const char *tree)
+{
+	char *path = record_file(tree);
+
+	unlink(path);
+	g_free(path);
+}
+
+/* Step @s as recorded in @k, when its patch is still the one applied. */
+static bool recorded_step(GKeyFile *k, struct step *s)
+{
+	char *group = g_strdup_printf("step %s", s->id);
+	char *want = g_key_file_get_string(k, group, "patch", NULL);
+	char *have = s->patch ? key_file_sha256(s->patch) : g_strdup("");
+	bool ok = want && have && !strcmp(want, have);
+
+	if (ok) {
+		s->commit = g_key_file_get_string(k, group, "commit", NULL);
+		s->tree = g_key_file_get_string(k, group, "tree", NULL);
+		s->subject = g_key_file_get_string(k, group, "subject", NULL);
+		ok = s->commit && s->tree && s->subject;
+	}
+	g_free(group);
+	g_free(want);
+	g_free(have);
+	return ok;
+}
+
+gboolean apply_recorded(const char *tree, GPtrArray *steps, const char *stock_id)
+{
+	char *path = record_file(tree);
+	GKeyFile *k = g_key_file_new();
+	char *stock = NULL, *order = NULL, *want = step_order(steps);
+	bool ok = stock_id && g_key_file_load_from_file(k, path, G_KEY_FILE_NONE, NULL);
+
+	if (ok) {
+		stock = g_key_file_get_string(k, "recorded", "stock", NULL);
+		order = g_key_file_get_string(k, "recorded", "order", NULL);
+	}
+	ok = stock && order && !strcmp(stock, stock_id) && !strcmp(order, want);
+	for (guint i = 0; i < steps->len && ok; i++)
+		ok = recorded_step(k, steps->pdata[i]);
+	if (!ok)
+		apply_undescribe(steps);
+	g_key_file_free(k);
+	g_free(order);
+	g_free(want);
+	g_free(stock);
+	g_free(path);
+	return ok;
+}
+
+void apply_undescribe(GPtrArray *steps)
+{
+	for (guint i = 0; i < steps->len; i++) {
+		struct step *s = steps->pdata[i];
+
+		g_clear_pointer(&s->commit, g_free);
+		g_clear_pointer(&s->tree, g_free);
+		g_clear_pointer(&s->subject, g_free);
+	}
+}

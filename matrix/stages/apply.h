@@ -32,5 +32,22 @@ char **apply_step_ids(const struct matrix_conf *m, GError **err);
  */
 int apply_steps(const char *tree, const char *top, GPtrArray *steps,
 		const char *logdir);
+/*
+ * After apply_steps() applied every step of a tree laid from @stock_id
+ * (tree_stock_identity()): record each step's patch, commit, tree and
+ * subject.  A step that failed, or a NULL @stock_id, records nothing.
+ */
+void apply_record(const char *tree, GPtrArray *steps, const char *stock_id);
+/* Drop the record: the tree is about to change. */
+void apply_unrecord(const char *tree);
+/*
+ * Describe @steps from the record without running git: TRUE when the
+ * tree was laid from the same @stock_id and every step's patch is the
+ * one recorded, so the recorded commits and trees are what apply_steps()
+ * would find.  Else FALSE, with the steps undescribed.
+ */
+gboolean apply_recorded(const char *tree, GPtrArray *steps, const char *stock_id);
+/* Forget the steps' commits, trees and subjects. */
+void apply_undescribe(GPtrArray *steps);
 
 #endif

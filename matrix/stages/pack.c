@@ -242,33 +242,51 @@ static int pack_new(const char *top, const char *cache, const char *dir,
 	return rc;
 }
 
-int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
-		   struct pack *p, struct outcome *o)
+int pack_lookup(const char *top, const char *cache, const struct arch_conf *a,
+		struct pack *p, struct outcome *o)
 {
 	char *dir = g_build_filename(cache, "initramfs", NULL);
 	gint64 t0 = g_get_monotonic_time();
 	struct usage *prev;
-	int rc = -1;
+	int rc = 1;
 
 	memset(p, 0, sizeof(*p));
 	prev = run_usage_sink(&p->usage);
 	p->test_binary = g_build_filename(top, "build", "guest", a->name, "rlimit-tests", NULL);
-	g_mkdir_with_parents(dir, 0755);
 	p->test_binary_sha = key_file_sha256(p->test_binary);
 	if (p->test_binary_sha && !compat_built(a, p, o)) {
 		g_clear_pointer(&p->test_binary_sha, g_free);
+		rc = -1;
 	} else if (!p->test_binary_sha) {
 		outcome_set(o, "setup-error", "%s is missing: run make", p->test_binary);
 		outcome_add(o, "the guest test binary %s has not been built (make builds it)",
 			    p->test_binary);
+		rc = -1;
 	} else if (reuse(top, dir, a, p)) {
 		p->reused = true;
 		rc = 0;
-	} else {
-		rc = pack_new(top, cache, dir, a, p, o);
 	}
 	p->seconds = (g_get_monotonic_time() - t0) / 1e6;
 	run_usage_sink(prev);
+	g_free(dir);
+	return rc;
+}
+
+int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
+		   struct pack *p, struct outcome *o)
+{
+	char *dir = g_build_filename(cache, "initramfs", NULL);
+	int rc = pack_lookup(top, cache, a, p, o);
+	gint64 t0 = g_get_monotonic_time();
+	struct usage *prev;
+
+	if (rc == 1) {
+		prev = run_usage_sink(&p->usage);
+		g_mkdir_with_parents(dir, 0755);
+		rc = pack_new(top, cache, dir, a, p, o);
+		p->seconds += (g_get_monotonic_time() - t0) / 1e6;
+		run_usage_sink(prev);
+	}
 	g_free(dir);
 	return rc;
 }

@@ -21,7 +21,15 @@ struct pack {
 	struct usage usage;
 };
 
-/* 0, or -1 with @o holding the setup-error or infra-error. */
+/*
+ * The stored initramfs, when nothing it is made of changed: 0 with @p
+ * filled and p->reused; 1 when it must be packed; -1 with @o holding the
+ * setup-error.  Writes nothing: a run that packs nothing need not own the
+ * cache.
+ */
+int pack_lookup(const char *top, const char *cache, const struct arch_conf *a,
+		struct pack *p, struct outcome *o);
+/* pack_lookup(), then packing: 0, or -1 with @o holding the setup-error or infra-error. */
 int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
 		   struct pack *p, struct outcome *o);
 void pack_clear(struct pack *p);

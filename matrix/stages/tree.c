@@ -490,6 +490,21 @@ static char *damage_mark(const char *dir)
 	return g_build_filename(dir, ".git", "kmatrix-damaged", NULL);
 }
 
+char *tree_stock_identity(const char *dir, const struct version_conf *v)
+{
+	char *mark = damage_mark(dir);
+	bool marked = g_file_test(mark, G_FILE_TEST_EXISTS);
+	struct stat st;
+
+	g_free(mark);
+	if (v->git || !v->tarball || marked || stat(v->tarball, &st))
+		return NULL;
+	return g_strdup_printf("%s %s %lu %lld %lld.%09ld %lld.%09ld", v->package,
+			       v->tarball, (unsigned long)st.st_ino, (long long)st.st_size,
+			       (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+			       (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+}
+
 void tree_mark_damaged(const char *dir, const char *why)
 {
 	char *mark = damage_mark(dir);

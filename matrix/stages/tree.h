@@ -60,6 +60,13 @@ char *tree_git(const char *dir, ...) G_GNUC_NULL_TERMINATED;
  * step (its commit, or why it failed), kept in the tree's .git.
  */
 char *tree_steps_file(const char *tree);
+/*
+ * What the stock tree @dir was laid from, as the file system shows it:
+ * the package, its tarball and the tarball's inode, size and times.  A
+ * package upgrade replaces the tarball, and the string changes with it.
+ * NULL for a git tree, a tree marked damaged or a tarball not there.
+ */
+char *tree_stock_identity(const char *dir, const struct version_conf *v);
 /* The step commits recorded in @tree's steps' state (NULL-terminated). */
 char **tree_recorded_commits(const char *tree);
 

@@ -6,7 +6,8 @@
  * that cannot be read is a set-up error, one git fails on an
  * infra-error; a
  * malformed order file is named with its line; the end of a run leaves
- * the files where the last build left them.
+ * the files where the last build left them; a record of the applied
+ * steps stands in for git only while nothing they came from changed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -166,6 +167,69 @@ static void test_apply_and_keep(void **state)
 	g_free(nice_commit);
 	g_free(file);
 
+}
+
+/* The steps of the series in @name, planned, not applied. */
+static GPtrArray *planned(const char *name)
+{
+	struct version_conf v = version(name);
+	GPtrArray *steps = apply_plan(&v, NULL);
+
+	assert_non_null(steps);
+	return steps;
+}
+
+/*
+ * A record describes the steps without git while the stock and every
+ * patch are those applied; anything else, or a failed step, is not
+ * taken from it.
+ */
+static void test_recorded(void **state)
+{
+	char *tree = in_dir("tree");
+	GPtrArray *steps = apply("series"), *again;
+
+	apply_record(tree, steps, "stock-1");
+	again = planned("series");
+	assert_true(apply_recorded(tree, again, "stock-1"));
+	for (guint i = 0; i < steps->len; i++) {
+		assert_string_equal(step(again, i)->commit, step(steps, i)->commit);
+		assert_string_equal(step(again, i)->tree, step(steps, i)->tree);
+		assert_string_equal(step(again, i)->subject, step(steps, i)->subject);
+	}
+	g_ptr_array_free(again, TRUE);
+
+	/* Another stock (a package upgrade): not described. */
+	again = planned("series");
+	assert_false(apply_recorded(tree, again, "stock-2"));
+	for (guint i = 0; i < again->len; i++)
+		assert_null(step(again, i)->commit);
+	g_ptr_array_free(again, TRUE);
+
+	/* A patch changed since it was applied. */
+	assert_int_equal(sh("cd %s && rm -rf edited && cp -r series edited && "
+			    "sed -i 's/^+thirty$/+thirty-one/' edited/0002-sched-use-limits.patch && "
+			    "grep -q '^+thirty-one$' edited/0002-sched-use-limits.patch",
+			    dir), 0);
+	again = planned("edited");
+	assert_false(apply_recorded(tree, again, "stock-1"));
+	g_ptr_array_free(again, TRUE);
+
+	/* A failed step records nothing, and the old record is gone. */
+	step(steps, 3)->failure = g_strdup("0002-sched-use-limits.patch does not apply");
+	apply_record(tree, steps, "stock-1");
+	again = planned("series");
+	assert_false(apply_recorded(tree, again, "stock-1"));
+	g_ptr_array_free(again, TRUE);
+
+	/* And apply_unrecord() drops it. */
+	g_clear_pointer(&step(steps, 3)->failure, g_free);
+	apply_record(tree, steps, "stock-1");
+	apply_unrecord(tree);
+	again = planned("series");
+	assert_false(apply_recorded(tree, again, "stock-1"));
+	g_ptr_array_free(again, TRUE);
+	g_ptr_array_free(steps, TRUE);
 }
 
 /* A step tag deleted by hand is tagged again at its commit, without a checkout. */
@@ -422,6 +486,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_apply_and_keep),
 		cmocka_unit_test(test_lost_tag),
+		cmocka_unit_test(test_recorded),
 		cmocka_unit_test(test_failing_hunk),
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_git_fails),
