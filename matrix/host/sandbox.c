@@ -310,34 +310,37 @@ static char **own_roots(const struct sandbox *sb, const char *real, const char *
 
 /*
  * Give the build user what it writes: the cache's own entries, the results
- * and the targets of the cache's symlinks.  Idempotent and done by every
- * root run, under the lock: a cache filled by root (an older kmatrix, a
- * tool run by hand) keeps working.  own.c prunes what did not change.
+ * and the targets of the cache's symlinks, or with !@full the results
+ * alone.  Idempotent and done by every root run, under the lock: a cache
+ * filled by root (an older kmatrix, a tool run by hand) keeps working.
+ * own.c prunes what did not change.
  */
 static gboolean own_all(struct sandbox *sb, const char *cache, const char *results,
-			GError **err)
+			bool full, GError **err)
 {
 	gint64 t0 = g_get_monotonic_time();
 	char *real = realpath(cache, NULL);
 	char *res = realpath(results, NULL);
 	struct own_walk w = { .uid = sb->uid, .gid = sb->gid };
+	char *only[] = { res, NULL };
 	char **roots;
 	gboolean ok;
 
-	if (!real) {
-		w.failed = g_strdup(cache);
+	if (!real || (!full && !res)) {
+		w.failed = g_strdup(real ? results : cache);
 		w.err = errno;
 	} else if (own_entry(&w, real)) { /* the top alone: the rest is another tool's */
-		roots = own_roots(sb, real, res);
+		roots = full ? own_roots(sb, real, res) : g_strdupv(only);
 		w.stamp = g_build_filename(real, OWN_STAMP, NULL);
 		own_trees(&w, (const char *const *)roots);
 		g_free((char *)w.stamp);
 		g_strfreev(roots);
 	}
-	sb->owned = w.given;
-	sb->own_looked = w.looked;
+	sb->owned += w.given;
+	sb->own_looked += w.looked;
 	sb->own_pruned = w.pruned;
-	sb->own_seconds = (g_get_monotonic_time() - t0) / 1e6;
+	sb->own_seconds += (g_get_monotonic_time() - t0) / 1e6;
+	sb->own_full = full;
 	/* a cache on a read-only mount: the path says which */
 	if (w.failed)
 		g_set_error(err, SANDBOX_ERROR, 1, "cannot give %s to the build user %s: %s",
@@ -451,10 +454,24 @@ gboolean sandbox_open(struct sandbox *sb, const char *cache, const char *results
 	add_hidden(sb, top);
 	add_ro(sb, top);
 	sb->kvm = g_file_test("/dev/kvm", G_FILE_TEST_EXISTS);
-	if (root && ((own && !own_all(sb, cache, results, err)) || !drop_fs(sb, err)))
+	if (root && ((own && !own_all(sb, cache, results, true, err)) || !drop_fs(sb, err)))
 		return FALSE;
 	sb->active = true;
 	return TRUE;
+}
+
+gboolean sandbox_own(struct sandbox *sb, const char *cache, const char *results,
+		     bool full, GError **err)
+{
+	gboolean ok;
+
+	if (!sb->active || !sb->user || sb->own_full)
+		return TRUE;
+	/* chown needs root's file access back: CAP_CHOWN returns with fsuid 0 */
+	setfsuid(0);
+	setfsgid(0);
+	ok = own_all(sb, cache, results, full, err);
+	return drop_fs(sb, ok ? err : NULL) && ok;
 }
 
 void sandbox_show(struct sandbox *sb, const char *path)

@@ -37,6 +37,7 @@ struct sandbox {
 	guint owned;		/* entries whose owner was changed */
 	guint own_looked;	/* entries it looked at */
 	bool own_pruned;	/* only directories changed since the last walk */
+	bool own_full;		/* the whole cache was walked, not the results alone */
 };
 
 /* Can uid/gid search (pass through) a directory with this stat? */
@@ -69,6 +70,14 @@ void run_set_sandbox(const struct sandbox *sb);
  */
 gboolean sandbox_open(struct sandbox *sb, const char *cache, const char *results,
 		      const char *top, bool own, GError **err);
+/*
+ * As root, give the build user the results (@full false) or the whole
+ * cache, later than sandbox_open(@own false): a run that builds nothing
+ * writes only its results and need not walk the trees.  A no-op once the
+ * whole cache was walked, or when not root.
+ */
+gboolean sandbox_own(struct sandbox *sb, const char *cache, const char *results,
+		     bool full, GError **err);
 /*
  * Show @path read-only too, however the build user could reach it (a test's
  * fixture in a private directory under /tmp, say).

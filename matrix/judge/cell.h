@@ -38,7 +38,16 @@ struct outcome {
 	GPtrArray *evidence;	/* char * */
 };
 
+/* Whether a cell's stored result stands (plan.c decides). */
+enum reuse {
+	REUSE_NONE,
+	REUSE_CACHED,		/* same key: the stored result stands */
+	REUSE_REJUDGED,		/* only the expectations changed: judged again */
+};
+
 struct cell {
+	enum reuse reuse;	/* with reuse_known: decided while planning */
+	bool reuse_known;
 	const struct version_conf *v;
 	const struct arch_conf *a;
 	struct step *step;

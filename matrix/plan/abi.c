@@ -102,6 +102,7 @@ void abi_check(struct plan *p)
 	char *stamp = g_build_filename(p->results, "abi.inputs", NULL);
 	GPtrArray *argv = g_ptr_array_new_with_free_func(g_free);
 	struct child c = { .log = log, .timeout = ABI_TIMEOUT };
+	gint64 t0 = g_get_monotonic_time();
 	char *inputs = NULL;
 	json_t *kept;
 	int rc;
@@ -126,8 +127,11 @@ void abi_check(struct plan *p)
 		json_object_set_new(json_object_get(p->run, "usage"), "abi",
 				    result_usage_json(0, 0, 0));
 		json_object_set_new(p->run, "abi", kept);
+		plan_phase(p, "abi", t0, NULL);
 		goto out;
 	}
+	if (!plan_own_cache(p))
+		goto out;
 	g_ptr_array_add(argv, NULL);
 	c.argv = (char **)argv->pdata;
 	unlink(stamp);
@@ -142,6 +146,7 @@ void abi_check(struct plan *p)
 	else if (rc != 0)
 		progress_note("kmatrix: rlimit-abi failed (%s): see %s", rc < 0 ? "killed" : "error", log);
 	json_object_set_new(p->run, "abi", abi_load(json, rc, log));
+	plan_phase(p, "abi", t0, NULL);
 	/* an answer (sound or a break), not a failure of the tool: keep it */
 	if ((rc == 0 || rc == 1) && g_file_test(json, G_FILE_TEST_EXISTS))
 		g_file_set_contents(stamp, inputs, -1, NULL);

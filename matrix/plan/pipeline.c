@@ -276,7 +276,8 @@ static void release_trees(struct plan *p)
 	for (guint i = 0; i < p->vruns->len; i++) {
 		struct version_run *vr = p->vruns->pdata[i];
 
-		if (!vr->setup_error)
+		/* a recorded tree was not checked out: nothing to release */
+		if (!vr->setup_error && !vr->recorded)
 			tree_release(vr->tree);
 	}
 }
@@ -340,9 +341,11 @@ static json_t *run_json(struct plan *p)
 {
 	json_t *cells = json_array(), *versions = json_array(), *arches = json_array();
 	char *now = result_now();
+	gint64 t0 = g_get_monotonic_time();
 	char *head = tree_git(p->top, "rev-parse", "HEAD", NULL);
 	json_t *r;
 
+	plan_phase(p, "project commit", t0, NULL);
 	for (guint i = 0; i < p->cells->len; i++) {
 		struct cell *c = p->cells->pdata[i];
 
@@ -364,6 +367,7 @@ static json_t *run_json(struct plan *p)
 		      "arches", arches, "cells", cells, "usage", run_usage(p),
 		      "sandbox", sandbox_json(&p->sandbox));
 	plan_identity(p, r);
+	json_object_set(json_object_get(r, "usage"), "phases", p->phases);
 	json_object_set_new(r, "headers_only", headers_only_json(p->m));
 	json_object_set(r, "excluded", p->excluded);
 	json_object_set_new(r, "distcc", p->distcc ? json_string(p->distcc) : json_null());
@@ -435,6 +439,10 @@ int pipeline_run(struct plan *p)
 			return 128 + run_stop_signal();
 	}
 	progress_end();
+	if (!p->sandbox.own_full)
+		plan_phase(p, "own cache", 0, p->sandbox.user ? "nothing to build or pack" :
+							       "not root: the cache is ours");
+	plan_print_phases(p);
 	json_object_set_new(p->run, "finished", json_string_nocheck(now = result_now()));
 	g_free(now);
 	if (!p->keep_checkout)

@@ -10,6 +10,7 @@
 #include "distcc.h"
 #include "key.h"
 #include "lock.h"
+#include "memo.h"
 #include "images.h"
 #include "plan.h"
 #include "result.h"
@@ -99,10 +100,13 @@ static int open_conf(struct plan *p, const struct plan_opts *o, GError **err)
 
 int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 {
+	gint64 t0;
 	int rc;
 
 	memset(p, 0, sizeof(*p));
 	p->lock = -1;
+	p->phases = json_array();
+	p->show_phases = o->phases;
 	p->force = o->force;
 	p->no_lay = o->no_lay;
 	p->shard_count = o->shards > 0 ? o->shards : 1;
@@ -128,9 +132,16 @@ int plan_open(struct plan *p, const struct plan_opts *o, GError **err)
 	p->lock = lock_take(p->cache, err);
 	if (p->lock == -1)
 		return 2;
-	/* Under the lock, before the first child and the first file written. */
-	if (!sandbox_open(&p->sandbox, p->cache, p->results, p->top, true, err))
+	/*
+	 * Under the lock, before the first child and the first file written:
+	 * the results now, the rest of the cache once a stage will write there
+	 * (plan_own_cache()).
+	 */
+	t0 = g_get_monotonic_time();
+	if (!sandbox_open(&p->sandbox, p->cache, p->results, p->top, false, err) ||
+	    !sandbox_own(&p->sandbox, p->cache, p->results, false, err))
 		return 2;
+	plan_phase(p, "own results", t0, NULL);
 	/* a maintainer's repository: read-only, for git and its alternates */
 	for (guint i = 0; i < p->m->versions->len; i++) {
 		const struct version_conf *v = p->m->versions->pdata[i];
@@ -172,6 +183,25 @@ static char *draft_porting(const struct version_conf *v)
 	return NULL;
 }
 
+bool plan_own_cache(struct plan *p)
+{
+	gint64 t0 = g_get_monotonic_time();
+	GError *err = NULL;
+
+	if (p->own_failed)
+		return false;
+	if (p->sandbox.own_full || !p->sandbox.user)
+		return true;
+	if (!sandbox_own(&p->sandbox, p->cache, p->results, true, &err)) {
+		g_printerr("kmatrix: %s\n", err->message);
+		g_error_free(err);
+		p->own_failed = true;
+		return false;
+	}
+	plan_phase(p, "own cache", t0, NULL);
+	return true;
+}
+
 static void prepare_version(struct plan *p, struct version_run *vr)
 {
 	char *logdir = g_build_filename(p->results, vr->v->name, NULL);
@@ -180,7 +210,6 @@ static void prepare_version(struct plan *p, struct version_run *vr)
 	enum tree_state st;
 	gint64 t0;
 
-	vr->tree = tree_dir(p->cache, vr->v->name);
 	draft = draft_porting(vr->v);
 	if (draft) {
 		vr->setup_error = "setup-error";
@@ -198,6 +227,8 @@ static void prepare_version(struct plan *p, struct version_run *vr)
 		return;
 	}
 	t0 = g_get_monotonic_time();
+	/* A tree being checked may change: its record holds once it is sound. */
+	apply_unrecord(vr->tree);
 	prev = run_usage_sink(&vr->lay);
 	st = tree_prepare(p->cache, vr->v, &vr->setup_msg);
 	run_usage_sink(prev);
@@ -211,6 +242,12 @@ static void prepare_version(struct plan *p, struct version_run *vr)
 		vr->setup_msg = g_strdup_printf("cannot save the state of the applied steps in %s",
 						vr->tree);
 	}
+	if (!vr->setup_error) {
+		char *id = tree_stock_identity(vr->tree, vr->v);
+
+		apply_record(vr->tree, vr->steps, id);
+		g_free(id);
+	}
 	if (vr->setup_msg)
 		g_printerr("kmatrix: %s: %s\n", vr->v->name, vr->setup_msg);
 	g_free(logdir);
@@ -222,13 +259,29 @@ static void prepare_arch(struct plan *p, const struct arch_conf *a)
 	struct outcome *o = g_new0(struct outcome, 1);
 	char *cc = cell_cc(a);
 	char *argv[] = { cc, "--version", NULL };
-	char *ver = run_capture(argv, NULL, NULL);
+	gint64 t0 = g_get_monotonic_time();
+	char *name, *ver = memo_capture(p->cache, argv);
+	int rc;
 
 	if (ver)
 		ver[strcspn(ver, "\n")] = '\0';
 	g_hash_table_insert(p->toolchains, a->name, ver ? ver : g_strdup(""));
 	g_free(cc);
-	if (pack_initramfs(p->top, p->cache, a, pk, o) < 0) {
+	name = g_strdup_printf("toolchain %s", a->name);
+	plan_phase(p, name, t0, NULL);
+	g_free(name);
+	name = g_strdup_printf("pack %s", a->name);
+	t0 = g_get_monotonic_time();
+	rc = pack_lookup(p->top, p->cache, a, pk, o);
+	if (rc == 1) {
+		pack_clear(pk);
+		rc = plan_own_cache(p) ? pack_initramfs(p->top, p->cache, a, pk, o) : -1;
+		if (p->own_failed)
+			outcome_set(o, "setup-error", "the cache is not the build user's");
+	}
+	plan_phase(p, name, t0, NULL);
+	g_free(name);
+	if (rc < 0) {
 		g_printerr("kmatrix: %s: %s\n", a->name, o->summary);
 		g_hash_table_insert(p->pack_fail, a->name, o);
 		pack_clear(pk);
@@ -428,11 +481,11 @@ static bool excluded(struct plan *p, struct version_run *vr, const struct arch_c
 	return true;
 }
 
-static void plan_version(struct plan *p, struct version_run *vr)
+/* A cell per selected step x arch of @vr, appended to p->cells. */
+static void add_cells(struct plan *p, struct version_run *vr)
 {
 	GPtrArray *arches = g_ptr_array_new();
 
-	prepare_version(p, vr);
 	for (guint k = 0; k < p->m->arches->len; k++) {
 		struct arch_conf *a = p->m->arches->pdata[k];
 
@@ -449,6 +502,77 @@ static void plan_version(struct plan *p, struct version_run *vr)
 			g_ptr_array_add(p->cells, cell_new(p, vr, st, arches->pdata[k]));
 	}
 	g_ptr_array_free(arches, TRUE);
+}
+
+static void cell_free(struct cell *c);
+
+/*
+ * Are the cells from @first on all reused?  Each one's reuse is decided
+ * now, once.  When one is not, they are dropped, with what the
+ * exclusions noted about them, to be planned again on a checked tree.
+ */
+static bool all_reused(struct plan *p, guint first, size_t excluded_before)
+{
+	guint i;
+
+	for (i = first; i < p->cells->len; i++) {
+		struct cell *c = p->cells->pdata[i];
+
+		c->reuse = cell_reusable(p, c);
+		c->reuse_known = true;
+		if (c->reuse == REUSE_NONE)
+			break;
+	}
+	if (i == p->cells->len)
+		return true;
+	for (i = first; i < p->cells->len; i++)
+		cell_free(p->cells->pdata[i]);
+	g_ptr_array_set_size(p->cells, first);
+	while (json_array_size(p->excluded) > excluded_before)
+		json_array_remove(p->excluded, json_array_size(p->excluded) - 1);
+	return false;
+}
+
+/*
+ * When the tree's record still holds and every cell's key matches its
+ * result, nothing of the version runs: its tree is neither checked nor
+ * laid, and no git command runs in it.
+ */
+static bool plan_recorded(struct plan *p, struct version_run *vr)
+{
+	gint64 t0 = g_get_monotonic_time();
+	char *id = tree_stock_identity(vr->tree, vr->v);
+	char *draft = draft_porting(vr->v);
+	char *name = g_strdup_printf("tree %s", vr->v->name);
+	size_t ex = json_array_size(p->excluded);
+	guint first = p->cells->len;
+	bool ok = !p->force && !p->no_lay && !draft && id &&
+		  apply_recorded(vr->tree, vr->steps, id);
+
+	if (ok && !(ok = (add_cells(p, vr), all_reused(p, first, ex))))
+		apply_undescribe(vr->steps);
+	if (ok)
+		plan_phase(p, name, t0, "every cell's key matches its result");
+	vr->recorded = ok;
+	g_free(name);
+	g_free(draft);
+	g_free(id);
+	return ok;
+}
+
+static void plan_version(struct plan *p, struct version_run *vr)
+{
+	char *name = g_strdup_printf("tree %s", vr->v->name);
+	gint64 t0;
+
+	vr->tree = tree_dir(p->cache, vr->v->name);
+	if (!plan_recorded(p, vr) && plan_own_cache(p)) {
+		t0 = g_get_monotonic_time();
+		prepare_version(p, vr);
+		plan_phase(p, name, t0, NULL);
+		add_cells(p, vr);
+	}
+	g_free(name);
 }
 
 /* An ELF file's class, byte order and machine, or 0. */
@@ -471,13 +595,13 @@ static guint32 elf_kind(const char *path)
  * another (a foreign arch, a 32-bit binary on a kernel without its compat
  * layer) fails with ENOEXEC, and execvp() then hands the file to /bin/sh.
  */
-static void list_binary(GString *out, const char *bin)
+static void list_binary(GString *out, const char *cache, const char *bin)
 {
 	char *argv[] = { (char *)bin, "--list", NULL };
 	char *text = NULL;
 
 	if (elf_kind(bin) && elf_kind(bin) == elf_kind("/proc/self/exe"))
-		text = run_capture(argv, NULL, NULL);
+		text = memo_capture(cache, argv);
 	if (text)
 		g_string_append_printf(out, "%s\n", text);
 	g_free(text);
@@ -504,9 +628,9 @@ static gboolean check_cases(const struct plan *p)
 		char *compat = g_strdup_printf("%s-%s", bin, a->compat);
 
 		if (plan_selected(p->arches, a->name)) {
-			list_binary(text, bin);
+			list_binary(text, p->cache, bin);
 			if (*a->compat)
-				list_binary(text, compat);
+				list_binary(text, p->cache, compat);
 		}
 		g_free(bin);
 		g_free(compat);
@@ -527,10 +651,12 @@ static gboolean check_cases(const struct plan *p)
 
 int plan_cells(struct plan *p)
 {
+	gint64 t0 = g_get_monotonic_time();
 	GHashTable *steps;
 
 	if (!check_cases(p))
 		return 2;
+	plan_phase(p, "cases", t0, NULL);
 	steps = plan_steps(p);
 	if (!steps)
 		return 2;
@@ -555,7 +681,9 @@ int plan_cells(struct plan *p)
 		plan_version(p, vr);
 	}
 	g_hash_table_destroy(steps);
-	return run_stop_signal() ? 128 + run_stop_signal() : 0;
+	if (run_stop_signal())
+		return 128 + run_stop_signal();
+	return p->own_failed ? 2 : 0;
 }
 
 void plan_opts_clear(struct plan_opts *o)
@@ -587,6 +715,39 @@ int plan_prepare(struct plan *p, const struct plan_opts *o)
 	g_printerr("kmatrix: %s\n", err->message);
 	g_error_free(err);
 	return rc;
+}
+
+void plan_phase(struct plan *p, const char *name, gint64 t0,
+		const char *skipped)
+{
+	json_t *ph;
+
+	if (skipped)
+		ph = json_pack("{s:s, s:s}", "phase", name, "skipped", skipped);
+	else
+		ph = json_pack("{s:s, s:f}", "phase", name, "seconds",
+			       (g_get_monotonic_time() - t0) / 1e6);
+	json_array_append_new(p->phases, ph);
+}
+
+void plan_print_phases(const struct plan *p)
+{
+	json_t *ph;
+	size_t i;
+
+	if (!p->show_phases)
+		return;
+	json_array_foreach(p->phases, i, ph) {
+		const char *name = json_string_value(json_object_get(ph, "phase"));
+		json_t *why = json_object_get(ph, "skipped");
+
+		if (why)
+			g_printerr("kmatrix: phase %-24s skipped: %s\n", name,
+				   json_string_value(why));
+		else
+			g_printerr("kmatrix: phase %-24s %7.3f s\n", name,
+				   json_number_value(json_object_get(ph, "seconds")));
+	}
 }
 
 static bool same(json_t *o, const char *field, const char *want)
@@ -645,6 +806,8 @@ enum reuse cell_reusable(const struct plan *p, struct cell *c)
 	json_t *old;
 	enum reuse r = REUSE_NONE;
 
+	if (c->reuse_known)
+		return c->reuse;
 	if (p->force || !c->key)
 		return REUSE_NONE;
 	old = result_read(c->path, c->v->name, c->a->name, c->step->id, &why);
@@ -794,6 +957,7 @@ void plan_close(struct plan *p)
 	g_free(p->timings);
 	g_free(p->reuse);
 	g_free(p->series_sha);
+	json_decref(p->phases);
 	g_free(p->top);
 	g_free(p->cache);
 	g_free(p->results);

@@ -28,6 +28,7 @@ struct plan_opts {
 	char *series;		/* --series: the backport directory of a --tree */
 	gboolean no_backport;	/* port: a --tree version need not have one yet */
 	gboolean force;
+	gboolean phases;	/* run: print each once-per-run phase's time */
 	gboolean no_boot;	/* plan: nothing boots, QEMU need not be installed */
 	gboolean no_lay;	/* plan: lay no tree; a tree not laid has no keys */
 };
@@ -39,6 +40,7 @@ struct version_run {
 	const char *setup_error;	/* verdict when the version cannot run */
 	char *setup_msg;
 	char *unlaid;		/* no_lay: why the tree would be laid first */
+	bool recorded;		/* every cell reused: the tree was not checked */
 	double lay_seconds;	/* checking (and, when needed, laying) the tree */
 	struct usage lay;
 };
@@ -72,6 +74,9 @@ struct plan {
 	char *timings;		/* results directory the estimates came from */
 	char *series_sha;	/* every version's step patches */
 	char *reuse;		/* plan_opts.reuse, canonical; NULL: none */
+	json_t *phases;		/* run.json's usage.phases: see plan_phase() */
+	bool show_phases;	/* plan_opts.phases */
+	bool own_failed;	/* the cache could not be given to the build user */
 };
 
 /*
@@ -109,14 +114,24 @@ void plan_identity(const struct plan *p, json_t *run);
 /* sha256 over every version's step ids and patch contents. */
 char *plan_series_sha(const struct matrix_conf *m);
 
+/*
+ * Record a once-per-run phase (the ownership walk, a tree's check, a
+ * pack): its wall time since @t0 (g_get_monotonic_time()), or with
+ * @skipped, why it did not run.  run.json's usage.phases, in order.
+ */
+void plan_phase(struct plan *p, const char *name, gint64 t0,
+		const char *skipped);
+/* With --phases: each recorded phase on stderr. */
+void plan_print_phases(const struct plan *p);
 /* Write the cell's result file; final when the cell is complete. */
 void cell_finish(struct plan *p, struct cell *c, bool final);
-enum reuse {
-	REUSE_NONE,
-	REUSE_CACHED,		/* same key: the stored result stands */
-	REUSE_REJUDGED,		/* only the expectations changed: judged again */
-};
 enum reuse cell_reusable(const struct plan *p, struct cell *c);
+/*
+ * Give the whole cache to the build user before the first stage that
+ * writes there; false (printed) when that cannot be done.  A run whose
+ * cells are all reused never calls it: it writes only its results.
+ */
+bool plan_own_cache(struct plan *p);
 
 int pipeline_run(struct plan *p);
 /* Run build/rlimit-abi on every step commit; its JSON goes to run.json. */

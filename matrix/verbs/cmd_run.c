@@ -46,6 +46,9 @@ int cmd_run(int argc, char **argv)
 		{ "reuse", 0, 0, G_OPTION_ARG_FILENAME, &o.reuse,
 		  "Take a cell's result from this results directory (a pipeline's last merged "
 		  "results) when --results has none: reused if its key matches", "DIR" },
+		{ "phases", 0, 0, G_OPTION_ARG_NONE, &o.phases,
+		  "Print the time of each once-per-run phase (ownership, trees, packs, "
+		  "ABI), or why it was skipped", NULL },
 		{ "force", 0, 0, G_OPTION_ARG_NONE, &o.force,
 		  "Re-run cells whose cached result is still valid", NULL },
 		{ "distcc", 0, 0, G_OPTION_ARG_STRING, &o.distcc,

@@ -133,6 +133,15 @@ t2=$(date +%s)
 say "second run: exit $rc in $((t2 - t1)) s"
 [ $rc -eq 0 ] || fail "second run exited $rc"
 [ "$(grep -c '(cached)' <<<"$out")" -eq $ncells ] || fail "second run re-ran cells: $out"
+# Nothing to build: the tree is neither checked nor laid, and the cache
+# is not walked (the results are: they are written).
+run_e2e --phases
+grep -q "phase tree $version  *skipped: every cell's key matches" <<<"$out" ||
+	fail "a no-op run checked the tree: $(grep 'phase ' <<<"$out")"
+if [ "$(id -u)" -eq 0 ]; then
+	grep -q "phase own cache  *skipped" <<<"$out" ||
+		fail "a no-op run walked the cache: $(grep 'phase ' <<<"$out")"
+fi
 
 say "a truncated result file is not trusted: that cell runs again"
 f=$results/$version/x86_64/baseline.json
