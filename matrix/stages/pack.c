@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "key.h"
+#include "memo.h"
 #include "pack.h"
 #include "stagelog.h"
 #include "run.h"
@@ -95,19 +96,19 @@ static int store(const char *dir, const struct arch_conf *a, const char *tmp,
  * where it writes) and every file it packed, each by content.  NULL when
  * one of them cannot be read.
  */
-static char *input_key(const char *top, const struct arch_conf *a, const struct pack *p,
-		       char **sources)
+static char *input_key(const char *top, const char *cache, const struct arch_conf *a,
+		       const struct pack *p, char **sources)
 {
 	char **argv = packer_argv(top, a, p, "-", NULL);
 	GChecksum *sum = g_checksum_new(G_CHECKSUM_SHA256);
-	char *script = key_file_sha256(argv[0]), *key = NULL;
+	char *script = memo_file_sha256(cache, argv[0]), *key = NULL;
 	bool whole = script != NULL;
 
 	for (int i = 0; argv[i]; i++)
 		g_checksum_update(sum, (const guchar *)argv[i], strlen(argv[i]) + 1);
 	g_checksum_update(sum, (const guchar *)(script ? script : ""), -1);
 	for (int i = 0; whole && sources[i]; i++) {
-		char *sha = key_file_sha256(sources[i]);
+		char *sha = memo_file_sha256(cache, sources[i]);
 
 		whole = sha != NULL;
 		g_checksum_update(sum, (const guchar *)sources[i], strlen(sources[i]) + 1);
@@ -126,8 +127,8 @@ static char *input_key(const char *top, const struct arch_conf *a, const struct 
  * The stored initramfs the last pack made, when nothing it was made of
  * changed and it is still whole: packing it again would give its bytes.
  */
-static bool reuse(const char *top, const char *dir, const struct arch_conf *a,
-		  struct pack *p)
+static bool reuse(const char *top, const char *cache, const char *dir,
+		  const struct arch_conf *a, struct pack *p)
 {
 	GKeyFile *k = g_key_file_new();
 	char *rec = record_path(dir, a);
@@ -141,9 +142,9 @@ static bool reuse(const char *top, const char *dir, const struct arch_conf *a,
 		sha = g_key_file_get_string(k, "pack", "sha", NULL);
 	}
 	if (sources && inputs && sha) {
-		now = input_key(top, a, p, sources);
+		now = input_key(top, cache, a, p, sources);
 		path = now && !strcmp(now, inputs) ? stored_path(dir, a, sha) : NULL;
-		have = path ? key_file_sha256(path) : NULL;
+		have = path ? memo_file_sha256(cache, path) : NULL;
 		ok = have && !strcmp(have, sha);
 	}
 	if (ok) {
@@ -162,8 +163,8 @@ static bool reuse(const char *top, const char *dir, const struct arch_conf *a,
 }
 
 /* What the next run's reuse() reads: the packed files and their key. */
-static void remember(const char *top, const char *dir, const struct arch_conf *a,
-		     const struct pack *p, const char *sources_file)
+static void remember(const char *top, const char *cache, const char *dir,
+		     const struct arch_conf *a, const struct pack *p, const char *sources_file)
 {
 	char *text = NULL, **sources, *key, *rec = record_path(dir, a);
 	GKeyFile *k;
@@ -174,7 +175,7 @@ static void remember(const char *top, const char *dir, const struct arch_conf *a
 		return;
 	}
 	sources = g_strsplit(g_strstrip(text), "\n", -1);
-	key = *text ? input_key(top, a, p, sources) : NULL;
+	key = *text ? input_key(top, cache, a, p, sources) : NULL;
 	if (key) {
 		k = g_key_file_new();
 		g_key_file_set_string(k, "pack", "inputs", key);
@@ -231,7 +232,7 @@ static int pack_new(const char *top, const char *cache, const char *dir,
 	} else if (store(dir, a, tmp, p) < 0) {
 		outcome_set(o, "infra-error", "cannot store the initramfs in %s", dir);
 	} else {
-		remember(top, dir, a, p, sources);
+		remember(top, cache, dir, a, p, sources);
 		rc = 0;
 	}
 	unlink(tmp);
@@ -253,7 +254,7 @@ int pack_lookup(const char *top, const char *cache, const struct arch_conf *a,
 	memset(p, 0, sizeof(*p));
 	prev = run_usage_sink(&p->usage);
 	p->test_binary = g_build_filename(top, "build", "guest", a->name, "rlimit-tests", NULL);
-	p->test_binary_sha = key_file_sha256(p->test_binary);
+	p->test_binary_sha = memo_file_sha256(cache, p->test_binary);
 	if (p->test_binary_sha && !compat_built(a, p, o)) {
 		g_clear_pointer(&p->test_binary_sha, g_free);
 		rc = -1;
@@ -262,7 +263,7 @@ int pack_lookup(const char *top, const char *cache, const struct arch_conf *a,
 		outcome_add(o, "the guest test binary %s has not been built (make builds it)",
 			    p->test_binary);
 		rc = -1;
-	} else if (reuse(top, dir, a, p)) {
+	} else if (reuse(top, cache, dir, a, p)) {
 		p->reused = true;
 		rc = 0;
 	}

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * memo_capture(): a program's answer is remembered until the program
- * file changes; a failed run is not remembered.
+ * file changes; a failed run is not remembered.  memo_file_sha256(): a
+ * settled file's hash is remembered until the file changes, a file
+ * changed this second is hashed but not remembered.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <glib.h>
 
 #include "fixture.h"
+#include "key.h"
 #include "memo.h"
 
 static char *dir, *prog, *count;
@@ -97,11 +101,76 @@ static void test_failure_not_remembered(void **state)
 	assert_null(memo_capture(dir, none));
 }
 
+/* Entries in the memo directory of the cache @c. */
+static int memos(const char *c)
+{
+	char *d = g_build_filename(c, "work", "memo", NULL);
+	GDir *gd = g_dir_open(d, 0, NULL);
+	int n = 0;
+
+	while (gd && g_dir_read_name(gd))
+		n++;
+	if (gd)
+		g_dir_close(gd);
+	g_free(d);
+	return n;
+}
+
+/* @file written with @text and its mtime @age seconds ago. */
+static void write_aged(const char *file, const char *text, int age)
+{
+	struct timespec t[2] = { { .tv_sec = time(NULL) - age },
+				 { .tv_sec = time(NULL) - age } };
+
+	assert_true(g_file_set_contents(file, text, -1, NULL));
+	assert_int_equal(utimensat(AT_FDCWD, file, t, 0), 0);
+}
+
+static void test_file_sha(void **state)
+{
+	char *c = g_build_filename(dir, "shacache", NULL);
+	char *file = g_build_filename(dir, "packed", NULL);
+	char *want, *got;
+
+	write_aged(file, "one\n", 0);
+	got = memo_file_sha256(c, file);
+	want = key_file_sha256(file);
+	assert_string_equal(got, want);
+	assert_int_equal(memos(c), 0);	/* racy: not remembered */
+	g_free(got);
+	g_free(want);
+
+	write_aged(file, "two\n", 10);
+	sleep(2);	/* the ctime settles */
+	got = memo_file_sha256(c, file);
+	want = key_file_sha256(file);
+	assert_string_equal(got, want);
+	assert_int_equal(memos(c), 1);
+	g_free(got);
+	got = memo_file_sha256(c, file);
+	assert_string_equal(got, want);
+	assert_int_equal(memos(c), 1);	/* recalled, not stored again */
+	g_free(got);
+	g_free(want);
+
+	/* Same size, same old mtime, new content: the ctime tells. */
+	write_aged(file, "six\n", 10);
+	got = memo_file_sha256(c, file);
+	want = key_file_sha256(file);
+	assert_string_equal(got, want);
+	g_free(got);
+	g_free(want);
+	assert_null(memo_file_sha256(c, "/nonexistent/kmatrix-memo"));
+	g_free(file);
+	g_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_remembered),
 		cmocka_unit_test(test_failure_not_remembered),
+		cmocka_unit_test(test_file_sha),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
