@@ -2,14 +2,21 @@
 # reference, measured on this machine into build/bench/bench.{json,md}.
 # A measurement, never a test.  A one-version subset (5.10):
 #   make bench BENCH_ARGS=--quick      (or make bench-quick)
-# check-bench runs the script on a stand-in kernel (seconds, no times
-# asserted) so the benchmark itself stays working.
-.PHONY: bench bench-quick check-bench
+# The no-op benchmark (bench/noop): kmatrix run on the matrix's own cache
+# when every planned cell is cached, against make -q on this tree, into
+# build/bench/noop.{json,md}:
+#   make bench-noop [NOOP_ARGS="--repeat 9"]
+# check-bench runs both scripts on a stand-in kernel (seconds, no times
+# asserted) so the benchmarks themselves stay working.
+.PHONY: bench bench-quick bench-noop check-bench
 bench: setup all
 	bench/bench $(BENCH_ARGS)
 
 bench-quick: setup all
 	bench/bench --quick $(BENCH_ARGS)
+
+bench-noop: all
+	bench/noop $(NOOP_ARGS)
 
 check: check-bench
 check-bench: all

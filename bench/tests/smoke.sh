@@ -177,3 +177,43 @@ assert isinstance(new["ratios"]["incremental_over_cold"], float)
 assert new.get("complete") and "Not valid" not in md
 print("smoke: ok (--resume re-ran the invalid incremental phase alone)")
 PY
+
+# bench/noop on the cache the benchmark left.  Its incremental phase left
+# the last step's results of an edited series, so the first run's settle
+# runs rebuild those and report their selections as not a no-op; the
+# second run measures every selection.  Then one result removed: no
+# selection plans that cell.  Times are not asserted.
+noop() { # OUT
+	PATH=$tmp/bin:$PATH "$top/bench/noop" --matrix "$tmp/matrix.conf" --cache "$tmp/cache" \
+		--repeat 2 --out "$tmp/$1" >"$tmp/$1.out" 2>&1
+}
+noop noop-settle || true
+noop noop || {
+	cat "$tmp/noop.out"
+	echo "smoke: FAIL: bench/noop exited non-zero"
+	exit 1
+}
+rm "$tmp/cache/results/9.9/arm64/rtprio.json"
+noop noop-gap || true
+python3 - "$tmp" <<'PY'
+import json, sys
+t = sys.argv[1]
+first, d, gap = (json.load(open("%s/%s/noop.json" % (t, n)))
+                 for n in ("noop-settle", "noop", "noop-gap"))
+md = open(t + "/noop/noop.md").read()
+bad = [p for p in first["points"] if "why" in p]
+assert bad and all("not a no-op" in p["why"] for p in bad), first["points"]
+assert all("rtprio" in p["steps"] for p in bad), bad
+sizes = sorted(p["cells"] for p in d["points"])
+assert sizes == [1, 4, 8], sizes
+for p in d["points"]:
+    assert "median" in p and len(p["walls"]) == 2, p
+    assert p["settle"]["reused"] == p["cells"], p
+    assert "tree 9.9" in p["skipped"], p["skipped"]
+assert d["full_cells"] == 8 and d["cached_cells"] == 8
+assert d["make_q"]["ok"] and d["fit"] and "per_cell" in d["fit"]
+assert "| full matrix, 8 cells (fit) |" in md and "x make -q" in md, md
+assert gap["cached_cells"] == 7
+assert not [p for p in gap["points"] if "arm64" in p["arches"] and "rtprio" in p["steps"]]
+print("smoke: ok (bench/noop measured %d selections, each a no-op)" % len(sizes))
+PY
