@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <elf.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -468,16 +469,16 @@ static bool excluded(struct plan *p, struct version_run *vr, const struct arch_c
 	if (!x)
 		return false;
 	if (x->stock_tree && !vr->setup_error && !vr->unlaid && strcmp(x->stock_tree, tree)) {
-		g_printerr("kmatrix: %s:%d: [exclude %s %s] was recorded for stock tree %.12s, "
-			   "this one is %.12s: running its cells\n", p->m->path, x->line,
-			   x->version, x->arch, x->stock_tree, tree);
+		plan_say(p, "%s:%d: [exclude %s %s] was recorded for stock tree %.12s, "
+			 "this one is %.12s: running its cells", p->m->path, x->line,
+			 x->version, x->arch, x->stock_tree, tree);
 		return false;
 	}
 	json_array_append_new(p->excluded, json_pack("{s:s, s:s, s:s, s:s, s:o, s:s?}",
 		"version", x->version, "arch", x->arch, "reason", x->reason,
 		"evidence_file", x->evidence, "evidence", evidence_lines(x->evidence),
 		"stock_tree", x->stock_tree));
-	g_printerr("kmatrix: %s x %s excluded: %s\n", x->version, x->arch, x->reason);
+	plan_say(p, "%s x %s excluded: %s", x->version, x->arch, x->reason);
 	return true;
 }
 
@@ -549,10 +550,14 @@ static bool plan_recorded(struct plan *p, struct version_run *vr)
 	bool ok = !p->force && !p->no_lay && !draft && id &&
 		  apply_recorded(vr->tree, vr->steps, id);
 
+	p->held = g_string_new(NULL);
 	if (ok && !(ok = (add_cells(p, vr), all_reused(p, first, ex))))
 		apply_undescribe(vr->steps);
-	if (ok)
+	if (ok) {
+		g_printerr("%s", p->held->str);
 		plan_phase(p, name, t0, "every cell's key matches its result");
+	}
+	g_string_free(g_steal_pointer(&p->held), TRUE);
 	vr->recorded = ok;
 	g_free(name);
 	g_free(draft);
@@ -789,6 +794,21 @@ static bool rejudge(const struct plan *p, struct cell *c, json_t *old)
 	return true;
 }
 
+void plan_say(const struct plan *p, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+
+	va_start(ap, fmt);
+	msg = g_strdup_vprintf(fmt, ap);
+	va_end(ap);
+	if (p->held)
+		g_string_append_printf(p->held, "kmatrix: %s\n", msg);
+	else
+		g_printerr("kmatrix: %s\n", msg);
+	g_free(msg);
+}
+
 const struct version_run *plan_vrun(const struct plan *p, const char *version)
 {
 	for (guint i = 0; i < p->vruns->len; i++) {
@@ -813,7 +833,7 @@ enum reuse cell_reusable(const struct plan *p, struct cell *c)
 	old = result_read(c->path, c->v->name, c->a->name, c->step->id, &why);
 	if (!old) {
 		if (g_file_test(c->path, G_FILE_TEST_EXISTS))
-			g_printerr("kmatrix: ignoring %s\n", why);
+			plan_say(p, "ignoring %s", why);
 		g_free(why);
 		return REUSE_NONE;
 	}

@@ -77,6 +77,12 @@ struct plan {
 	json_t *phases;		/* run.json's usage.phases: see plan_phase() */
 	bool show_phases;	/* plan_opts.phases */
 	bool own_failed;	/* the cache could not be given to the build user */
+	/*
+	 * While a version is planned from its tree's record, what planning
+	 * says is held here: said if the record stands, dropped if the
+	 * version is planned again on a checked tree, which says it anew.
+	 */
+	GString *held;
 };
 
 /*
@@ -96,6 +102,8 @@ int plan_prepare(struct plan *p, const struct plan_opts *o);
 /* Free what the option parser allocated into @o's strings. */
 void plan_opts_clear(struct plan_opts *o);
 void plan_close(struct plan *p);
+/* "kmatrix: <message>\n" on stderr, or held (p->held). */
+void plan_say(const struct plan *p, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* The version_run of @version, or NULL. */
 const struct version_run *plan_vrun(const struct plan *p, const char *version);
 /* @name is in @list, or @list is NULL (every name). */
