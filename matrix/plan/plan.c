@@ -275,8 +275,7 @@ static void prepare_arch(struct plan *p, const struct arch_conf *a)
 	t0 = g_get_monotonic_time();
 	rc = pack_lookup(p->top, p->cache, a, pk, o);
 	if (rc == 1) {
-		pack_clear(pk);
-		rc = plan_own_cache(p) ? pack_initramfs(p->top, p->cache, a, pk, o) : -1;
+		rc = plan_own_cache(p) ? pack_make(p->top, p->cache, a, pk, o) : -1;
 		if (p->own_failed)
 			outcome_set(o, "setup-error", "the cache is not the build user's");
 	}

@@ -273,23 +273,28 @@ int pack_lookup(const char *top, const char *cache, const struct arch_conf *a,
 	return rc;
 }
 
+int pack_make(const char *top, const char *cache, const struct arch_conf *a,
+	      struct pack *p, struct outcome *o)
+{
+	char *dir = g_build_filename(cache, "initramfs", NULL);
+	gint64 t0 = g_get_monotonic_time();
+	struct usage *prev = run_usage_sink(&p->usage);
+	int rc;
+
+	g_mkdir_with_parents(dir, 0755);
+	rc = pack_new(top, cache, dir, a, p, o);
+	p->seconds += (g_get_monotonic_time() - t0) / 1e6;
+	run_usage_sink(prev);
+	g_free(dir);
+	return rc;
+}
+
 int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
 		   struct pack *p, struct outcome *o)
 {
-	char *dir = g_build_filename(cache, "initramfs", NULL);
 	int rc = pack_lookup(top, cache, a, p, o);
-	gint64 t0 = g_get_monotonic_time();
-	struct usage *prev;
 
-	if (rc == 1) {
-		prev = run_usage_sink(&p->usage);
-		g_mkdir_with_parents(dir, 0755);
-		rc = pack_new(top, cache, dir, a, p, o);
-		p->seconds += (g_get_monotonic_time() - t0) / 1e6;
-		run_usage_sink(prev);
-	}
-	g_free(dir);
-	return rc;
+	return rc == 1 ? pack_make(top, cache, a, p, o) : rc;
 }
 
 void pack_clear(struct pack *p)

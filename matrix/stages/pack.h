@@ -29,6 +29,12 @@ struct pack {
  */
 int pack_lookup(const char *top, const char *cache, const struct arch_conf *a,
 		struct pack *p, struct outcome *o);
+/*
+ * Pack after pack_lookup() returned 1 for @p: 0, or -1 with @o holding the
+ * infra-error.
+ */
+int pack_make(const char *top, const char *cache, const struct arch_conf *a,
+	      struct pack *p, struct outcome *o);
 /* pack_lookup(), then packing: 0, or -1 with @o holding the setup-error or infra-error. */
 int pack_initramfs(const char *top, const char *cache, const struct arch_conf *a,
 		   struct pack *p, struct outcome *o);
