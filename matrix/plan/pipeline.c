@@ -198,10 +198,23 @@ static char *damaged_build(struct cell *c)
 	return line;
 }
 
+/* The build failed on a damaged file: remove it and build once more. */
+static char *build_without(struct pipeline *pl, struct cell *c, char *why, int *rc)
+{
+	if (builddir_remove_damaged(c, why) != 0)
+		return why;
+	g_free(why);
+	outcome_clear(&c->out);
+	builddir_begin(c);
+	*rc = configure_and_build(pl, c);
+	return *rc != 0 && !run_stop_signal() ? damaged_build(c) : NULL;
+}
+
 /*
  * Configure and build in a build directory that is whole: a .config or
- * image unlike its stamp is made again; a directory the build finds
- * damaged is cleaned and built again once.  The verdict is that build's.
+ * image unlike its stamp is made again; a file the build finds damaged is
+ * removed and made again, and a directory still damaged after that is
+ * cleaned and built again once.  The verdict is the last build's.
  */
 static int build_whole(struct pipeline *pl, struct cell *c)
 {
@@ -213,6 +226,8 @@ static int build_whole(struct pipeline *pl, struct cell *c)
 	builddir_begin(c);
 	rc = configure_and_build(pl, c);
 	why = rc != 0 && !run_stop_signal() ? damaged_build(c) : NULL;
+	if (why)
+		why = build_without(pl, c, why, &rc);
 	if (why) {
 		outcome_clear(&c->out);
 		rc = builddir_clean(c, why);

@@ -7,6 +7,7 @@
  * boots as if the kernel did not boot.  Neither may become a verdict.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -220,6 +221,95 @@ int builddir_repair(struct cell *c)
 		}
 	g_key_file_free(k);
 	g_free(p);
+	return rc;
+}
+
+/* A path a damage line may name: an object, an archive or a .cmd file. */
+static bool build_file_name(const char *t)
+{
+	return *t && *t != '/' && !strstr(t, "..") &&
+	       (g_str_has_suffix(t, ".o") || g_str_has_suffix(t, ".a") ||
+		g_str_has_suffix(t, ".cmd"));
+}
+
+/*
+ * The file a damage line names, relative to the build directory: a thin
+ * archive's member ("member lib/lockref.o in archive"), else the first
+ * object, archive or .cmd file it names; NULL when it names none.
+ */
+char *builddir_damaged_file(const char *line)
+{
+	const char *m = strstr(line, "member ");
+	char **t = g_strsplit_set(m ? m + strlen("member ") : line, " :", -1);
+	char *found = NULL;
+
+	for (int i = 0; t[i] && !found; i++)
+		if (build_file_name(t[i]))
+			found = g_strdup(t[i]);
+	g_strfreev(t);
+	return found;
+}
+
+/*
+ * Remove @rel of the build directory when it is a regular file there:
+ * the directory is the untrusted build's, so a component that leads out
+ * of it (a symlink) is refused, not followed.
+ */
+static int remove_inside(const struct cell *c, const char *rel)
+{
+	char *p = g_build_filename(c->build_dir, rel, NULL);
+	char *parent = g_path_get_dirname(p);
+	char *real_dir = realpath(c->build_dir, NULL);
+	char *real_parent = realpath(parent, NULL);
+	size_t n = real_dir ? strlen(real_dir) : 0;
+	struct stat st;
+	int rc = -1;
+
+	if (real_dir && real_parent && !strncmp(real_parent, real_dir, n) &&
+	    (real_parent[n] == '/' || !real_parent[n]) &&
+	    lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+		rc = unlink(p);
+	free(real_parent);
+	free(real_dir);
+	g_free(parent);
+	g_free(p);
+	return rc;
+}
+
+/* kbuild's dir/.name.o.cmd is the command of dir/name.o. */
+static char *cmd_target(const char *rel)
+{
+	char *dir = g_path_get_dirname(rel);
+	char *base = g_path_get_basename(rel);
+	char *t = NULL;
+
+	if (base[0] == '.' && g_str_has_suffix(base, ".cmd")) {
+		base[strlen(base) - strlen(".cmd")] = '\0';
+		t = g_build_filename(dir, base + 1, NULL);
+	}
+	g_free(base);
+	g_free(dir);
+	return t;
+}
+
+/*
+ * make trusts a damaged file for as long as it is newer than its
+ * sources, and remakes a missing one: removing the file the damage line
+ * names builds it again and keeps every other object.
+ */
+int builddir_remove_damaged(struct cell *c, const char *why)
+{
+	char *rel = builddir_damaged_file(why);
+	char *target = rel ? cmd_target(rel) : NULL;
+	int rc = rel ? remove_inside(c, rel) : -1;
+
+	if (rc == 0 && target)
+		remove_inside(c, target);
+	if (rc == 0)
+		g_printerr("kmatrix: %s %s %s: the build directory is damaged: %s; %s removed, to be made again\n",
+			   c->v->name, c->a->name, c->step->id, why, rel);
+	g_free(target);
+	g_free(rel);
 	return rc;
 }
 

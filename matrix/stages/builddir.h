@@ -5,7 +5,8 @@
  * or booted as it is.  The mark of an unfinished build says that whatever
  * is newer than it may be cut short; the stamp a good build leaves tells
  * kmatrix which of .config and the image to make again; the words a link
- * says of a damaged object, to build the cell again from clean.
+ * says of a damaged object name the file to make again, and a directory
+ * whose damage names no file is built again from clean.
  */
 #ifndef KMATRIX_BUILDDIR_H
 #define KMATRIX_BUILDDIR_H
@@ -34,6 +35,17 @@ void builddir_stamp(const struct cell *c);
 int builddir_repair(struct cell *c);
 /* The line of a build log that shows a damaged object file, or NULL. */
 char *builddir_damaged_object(const char *log);
+/*
+ * The file of the build directory a damage line names (relative to it),
+ * or NULL.
+ */
+char *builddir_damaged_file(const char *line);
+/*
+ * Remove the file the damage line @why names, saying so, for make to make
+ * it again: 0, or -1 when the line names no regular file of the build
+ * directory (the directory is then built again from clean).
+ */
+int builddir_remove_damaged(struct cell *c, const char *why);
 /*
  * Remove the build directory, saying why once; 0 on success, else the
  * cell's outcome says what could not be removed.

@@ -3,7 +3,7 @@
  * Build directory damage, never a verdict: a .config or image that is not
  * what the last build made is removed, to be made again, and so is every
  * file a build that never ended wrote; a link that fails on a damaged
- * object means "build it again from clean".
+ * object removes that object, to be made again.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,6 +152,62 @@ static void test_damaged_object(void **state)
 	g_free(line);
 }
 
+static void test_damaged_file(void **state)
+{
+	static const char *const lines[][2] = {
+		{ "ld: kernel/fork.o: file not recognized: file truncated", "kernel/fork.o" },
+		{ "ar: kernel/fork.o: file format not recognized", "kernel/fork.o" },
+		{ "ld: lib/built-in.a: member lib/lockref.o in archive is not an object",
+		  "lib/lockref.o" },
+		{ "kernel/.fork.o.cmd:3: *** missing separator.  Stop.", "kernel/.fork.o.cmd" },
+		{ "ld: lib/built-in.a: malformed archive", "lib/built-in.a" },
+		{ "ld: /etc/passwd.o: file truncated", NULL },
+		{ "ld: ../../trees/x.o: file truncated", NULL },
+		{ "ld: file truncated", NULL },
+	};
+
+	for (guint i = 0; i < G_N_ELEMENTS(lines); i++) {
+		char *f = builddir_damaged_file(lines[i][0]);
+
+		assert_string_equal(f ? f : "(none)", lines[i][1] ? lines[i][1] : "(none)");
+		g_free(f);
+	}
+}
+
+/* The named file goes, and the .cmd's target with it; nothing else. */
+static void test_remove_damaged(void **state)
+{
+	char *elsewhere = fixture_tmpdir("builddir-out");
+	char *out = g_build_filename(elsewhere, "outside.o", NULL);
+	char *link = g_build_filename(dir, "lnk", NULL);
+
+	put("kernel/fork.o", "obj");
+	put("kernel/exit.o", "obj");
+	put("kernel/.sys.o.cmd", "cmd");
+	put("kernel/sys.o", "obj");
+	assert_int_equal(builddir_remove_damaged(&cell,
+		"ld: kernel/fork.o: file not recognized: file truncated"), 0);
+	assert_false(exists("kernel/fork.o"));
+	assert_true(exists("kernel/exit.o"));
+	assert_int_equal(builddir_remove_damaged(&cell,
+		"kernel/.sys.o.cmd:3: *** missing separator.  Stop."), 0);
+	assert_false(exists("kernel/.sys.o.cmd"));
+	assert_false(exists("kernel/sys.o"));
+	/* gone already, or never a file of the directory: cleaned instead */
+	assert_int_equal(builddir_remove_damaged(&cell, "ld: kernel/fork.o: file truncated"), -1);
+	assert_int_equal(builddir_remove_damaged(&cell, "ld: file truncated"), -1);
+	/* a directory the build made a symlink out of the build directory */
+	assert_true(g_file_set_contents(out, "obj", -1, NULL));
+	assert_int_equal(symlink(elsewhere, link), 0);
+	assert_int_equal(builddir_remove_damaged(&cell, "ld: lnk/outside.o: file truncated"), -1);
+	assert_true(g_file_test(out, G_FILE_TEST_EXISTS));
+	unlink(link);
+	fixture_rm_rf(elsewhere);
+	g_free(elsewhere);
+	g_free(link);
+	g_free(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -159,6 +215,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unfinished, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_object, setup,
+						teardown),
+		cmocka_unit_test(test_damaged_file),
+		cmocka_unit_test_setup_teardown(test_remove_damaged, setup,
 						teardown),
 	};
 

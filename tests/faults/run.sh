@@ -725,29 +725,38 @@ case_tree() { # 16: a laid tree with a lost step tag, a missing and a truncated 
 	tgit cat-file blob "$blob" >/dev/null 2>&1 || fail "$blob still does not read"
 }
 
-# An object of BUILD-DIR's lib/built-in.a that depends on no file a step
-# changes: the checkout between steps does not have make compile it again,
-# so damage to it stays in place, as make would leave it.
-steady_object() { # BUILD-DIR
-	local changed o
+# The first COUNT objects of BUILD-DIR's lib/built-in.a that depend on no
+# file a step changes: the checkout between steps does not have make
+# compile them again, so damage to one stays in place, as make would leave
+# it, and another is compiled again only if something else makes it so.
+steady_objects() { # BUILD-DIR COUNT
+	local changed o n=$2
 	changed=$(tgit diff --name-only stock step/baseline | sed 's/[.]/[.]/g' | paste -sd '|')
 	[ -n "$changed" ] || return 1
 	for o in $(ar t "$1/lib/built-in.a" 2>/dev/null); do
-		grep -Eqs "$changed" "${o%/*}/.${o##*/}.cmd" || { echo "$o"; return 0; }
+		grep -Eqs "$changed" "${o%/*}/.${o##*/}.cmd" && continue
+		echo "$o"
+		n=$((n - 1))
+		[ $n -gt 0 ] || return 0
 	done
 	return 1
 }
 
 case_builddir() { # 17: a build directory with a truncated object, .config or image
-	local b=$cache/build/$version/x86_64 store obj made
+	local b=$cache/build/$version/x86_64 store obj other made
 	setup_case
-	obj=$(steady_object "$b") || { fail "no object of $b/lib/built-in.a to damage"; return; }
-	say "  ${obj#$b/} truncated (newer than its source): the link fails on it"
+	read -r obj other <<<"$(steady_objects "$b" 2 | paste -sd ' ')"
+	[ -n "$other" ] || { fail "no two objects of $b/lib/built-in.a to damage and watch"; return; }
+	say "  ${obj#$b/} truncated (newer than its source): the link fails on it, it is made again"
 	forget x86_64/baseline
+	made=$(stat -c %Y "$other")
 	truncate -s 1000 "$obj"
 	run_expect 0 --versions "$version" --arches x86_64 --steps baseline
-	grep -Eq "the build directory is damaged: .*(truncated|not recognized|not an object); building it again from clean" "$out" ||
-		fail "the damaged object was not reported"
+	grep -Eq "the build directory is damaged: .*(truncated|not recognized|not an object); ${obj#$b/} removed, to be made again" "$out" ||
+		fail "the damaged object was not reported, or not removed"
+	grep -q "from clean" "$out" && fail "the build directory was cleaned for one object"
+	[ "$(stat -c %s "$obj" 2>/dev/null || echo 0)" -gt 1000 ] || fail "${obj#$b/} was not made again"
+	[ "$(stat -c %Y "$other" 2>/dev/null)" = "$made" ] || fail "${other#$b/} was compiled again"
 	expect_cell x86_64 baseline pass true
 	say "  a .config and an image that are not what the build made: made again, objects kept"
 	forget x86_64/baseline
