@@ -116,8 +116,8 @@ static const char *const gitlab_cache_out_cmd = "mv \"$KMATRIX_CACHE\" .kmatrix-
 static json_t *gitlab_shard_job(const struct ci *ci)
 {
 	json_t *script = shard_cmds(ci);
-	json_t *paths = json_pack("[s, s, s]", ".kmatrix-cache/ccache", ".kmatrix-cache/trees",
-				  ".kmatrix-cache/guest-debs");
+	json_t *paths = json_pack("[s, s, s, s]", ".kmatrix-cache/ccache", ".kmatrix-cache/trees",
+				  ".kmatrix-cache/guest-debs", ".kmatrix-cache/abi");
 
 	json_array_insert_new(script, 0, json_string(bootstrap_cmd));
 	json_array_insert_new(script, 1, json_string(gitlab_cache_in_cmd));
@@ -215,7 +215,8 @@ static json_t *gh_shard_job(const struct ci *ci)
 		"KMATRIX_CACHE", "/var/cache/kmatrix"));
 	json_array_append_new(steps, gh_uses("ccache and laid trees", "actions/cache@v4",
 		json_pack("{s:s, s:s+, s:s}", "path",
-			  "/var/cache/kmatrix/ccache\n/var/cache/kmatrix/trees\n/var/cache/kmatrix/guest-debs\n",
+			  "/var/cache/kmatrix/ccache\n/var/cache/kmatrix/trees\n/var/cache/kmatrix/guest-debs\n"
+			  "/var/cache/kmatrix/abi\n",
 			  "key", key, "${{ github.run_id }}", "restore-keys", key)));
 	json_array_append_new(steps, gh_uses("Timings of the last merged run", "actions/cache/restore@v4",
 		json_pack("{s:s, s:s, s:s}", "path", "kmatrix-timings",

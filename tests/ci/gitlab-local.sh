@@ -62,14 +62,17 @@ commit() { # MESSAGE
 commit "the pipeline under test"
 
 # gitlab-ci-local keeps a cache KEY's paths in <state>/cache/KEY/.  The
-# trees are hard links (rsync into a job copies them, so the job never
-# writes into check-e2e's tree); the timings are the last merged results.
+# trees, the guests' packages and rlimit-abi's header installs are hard
+# links (rsync into a job copies them, so the job never writes into
+# check-e2e's tree); the timings are the last merged results.
 state=$proj/.gitlab-ci-local
 for i in 1 2; do
 	d=$state/cache/kmatrix-shard-$i-of-2/.kmatrix-cache
 	mkdir -p "$d/trees"
 	cp -al "$cache/trees/$version" "$d/trees/"
-	[ ! -d "$cache/guest-debs" ] || cp -al "$cache/guest-debs" "$d/"
+	for k in guest-debs abi; do
+		[ ! -d "$cache/$k" ] || cp -al "$cache/$k" "$d/"
+	done
 done
 t=$state/cache/kmatrix-timings/kmatrix-timings
 for a in $arches; do
