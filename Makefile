@@ -3,9 +3,13 @@
 # its rules in a build.mk; this file only ties them together.
 
 B := build
-HOST_CC ?= gcc
+# ccache, when installed, compiles the host programs: a clean clone (CI's,
+# each job of a pipeline) gets the objects another checkout compiled.  The
+# debug info names the checkout ".", so the directory need not be hashed.
+CCACHE := $(if $(shell command -v ccache 2>/dev/null),CCACHE_NOHASHDIR=1 ccache)
+HOST_CC ?= $(CCACHE) gcc
 WARN := -Wall -Wextra -Wno-unused-parameter -Werror=implicit-function-declaration
-HOST_CFLAGS ?= -O2 -g
+HOST_CFLAGS ?= -O2 -g -fdebug-prefix-map=$(CURDIR)=.
 PKGS := glib-2.0 jansson
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)

@@ -9,7 +9,7 @@
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_TARGETS="ktap console"] [FUZZ_JOBS=N]
 #   make check-fuzz [FUZZ_CHECK_SECONDS=30]     (part of make check, tests/check.mk)
 
-FUZZ_CC ?= clang
+FUZZ_CC ?= $(CCACHE) clang
 FUZZ_B := $(B)/fuzz
 FUZZ_FLAGS := -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
