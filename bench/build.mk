@@ -18,6 +18,6 @@ bench-quick: setup all
 bench-noop: all
 	bench/noop $(NOOP_ARGS)
 
-check: check-bench
+CHECK_HOST += check-bench
 check-bench: all
 	bench/tests/smoke.sh

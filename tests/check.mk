@@ -3,7 +3,35 @@
 # kernels.  Each directory hooks its own unit tests into check-unit.
 
 .PHONY: check check-mutants check-mutants-quick check-w1 check-unit check-e2e check-faults check-chaos check-patches check-shard check-ci check-distcc check-sandbox check-bisect
-check: setup all check-man check-unit check-unit-san check-fuzz check-e2e check-ci check-shard check-sandbox check-mutants-quick check-abi check-w1 check-faults check-chaos check-patches
+
+# make check runs its suites in lanes, side by side (tests/lib/lane: each
+# lane's lines prefixed with its name, its output kept in
+# build/check/<lane>.log).  A lane makes its suites one after another, as a
+# serial make check did, which left a core idle through the host tests and
+# the single-threaded QEMU boots.
+#   host:  what needs no kernel, beside check-e2e
+#   e2e:   check-e2e, which lays and builds what the other lanes start from
+#   cache: the suites that run kmatrix on the kmatrix cache or read the
+#          trees and results check-e2e left there (a cache's lock admits
+#          one kmatrix), then check-ci's jobs and check-mutants-quick (caches
+#          of their own); check-patches last, so that on a fresh machine
+#          the trees the suites lay are checked
+#   own:   the suites whose own caches they damage on purpose (faults,
+#          chaos), after check-e2e has filled the shared ccache
+# Directories add their checks to a lane (CHECK_HOST += ...).
+CHECK_HOST := check-man check-unit check-unit-san check-fuzz
+CHECK_E2E := check-e2e
+CHECK_CACHE := check-shard check-sandbox check-abi check-w1 check-ci check-mutants-quick check-patches
+CHECK_OWN := check-faults check-chaos
+CHECK_LANES := host e2e cache own
+
+check: setup all
+	+@$(MAKE) --no-print-directory -j$(words $(CHECK_LANES)) $(CHECK_LANES:%=check-lane-%)
+
+.PHONY: $(CHECK_LANES:%=check-lane-%)
+check-lane-cache check-lane-own: check-lane-e2e
+$(CHECK_LANES:%=check-lane-%): check-lane-%:
+	@MAKE="$(MAKE)" tests/lib/lane $* $(CHECK_$(shell echo $* | tr a-z A-Z))
 
 # Before the kernels, the fast reliability checks: the unit tests again
 # under ASan and UBSan (check-unit-san, tests/sanitize.mk), then each fuzz
@@ -97,8 +125,8 @@ check-mutants-quick: all
 
 # Fault injection: each case injects one fault into a real 5.10 run and
 # asserts the verdict, the evidence and that the other cells are intact
-# (tests/faults/run.sh; on the kmatrix cache after check-e2e, whose 5.10
-# builds it reuses; its results under <kmatrix cache>/faults).  Root is
+# (tests/faults/run.sh; on its own cache, <kmatrix cache>-faults, ccache
+# and guest-debs shared).  Root is
 # needed for the full-disk case (a tmpfs in a private mount namespace).
 # One or more cases by name: make check-faults FAULTS="panic hang"
 # Measured here on an idle machine: 710 s with its cache warm (every case
@@ -117,8 +145,7 @@ check-faults: all
 # reader polling results/ never saw invalid JSON (tests/chaos/run.sh).
 # The seed is printed; replay with CHAOS_SEED=.  Its own cache
 # ($CHAOS_CACHE, else <kmatrix cache>-chaos; ccache and guest-debs shared),
-# since the lay kills remove its tree.  After check-faults, never beside
-# another suite.  A longer run: make check-chaos CHAOS_N=50
+# since the lay kills remove its tree.  A longer run: make check-chaos CHAOS_N=50
 # Its uninterrupted run starts from check-e2e's results for the same two
 # cells (reused when their keys match).  Measured here at load 5 to 9 (a
 # matrix run beside it): 767 s and 919 s for the 7 kills, its

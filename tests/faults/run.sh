@@ -9,16 +9,17 @@
 #
 # usage: tests/faults/run.sh [CASE...]   (default: every case; names below)
 #
-# The suite runs kmatrix on the kmatrix cache itself, with results of its
-# own (<kmatrix cache>/faults/suite): its builds are those check-e2e made
-# before it, at the same paths, so a cold make check compiles the 5.10
-# kernels once, not twice (ccache cannot serve a tree at another path: the
-# compiler's command line holds it).  A fault leaves the 5.10 tree and
-# build directories wherever its case ended; the next run re-applies and
-# rebuilds what it needs, and no result outside the suite's is written.
-# $FAULTS_CACHE gives the suite a cache of its own instead (its work in
-# <that cache>/faults/suite, where the build user can see it; ccache and
-# guest-debs still shared), at the price of its own builds.
+# The suite runs kmatrix on a cache of its own ($FAULTS_CACHE, else
+# <kmatrix cache>-faults; its work in <that cache>/faults/suite, where the
+# build user can see it), so that make check runs it beside the suites of
+# the kmatrix cache: its faults damage the 5.10 tree, the build
+# directories and the lock, which they read.  ccache and guest-debs are
+# the kmatrix cache's, shared: kmatrix names the tree to ccache relative
+# to the build directory (CCACHE_BASEDIR), so a cold make check's first
+# builds here are compiled by check-e2e's objects.  A fault leaves the 5.10
+# tree and build directories wherever its case ended; the next run
+# re-applies and rebuilds what it needs, and no result outside the
+# suite's is written.
 #
 # A first phase ("good") runs the unfaulted cells x86_64 stock and
 # baseline, arm64 baseline; each case starts from a copy of those results,
@@ -32,7 +33,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 fx=$top/tests/faults/fixtures
 kmatrix=$top/build/kmatrix
 base=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
-cache=${FAULTS_CACHE:-$base}
+cache=${FAULTS_CACHE:-$base-faults}
 work=$cache/faults/suite
 version=5.10
 fails=0
