@@ -51,11 +51,16 @@ ifeq ($(MAKECMDGOALS),clean)
 else ifneq ($(wildcard $(GUEST_ARCHES_MK)),)
 include $(GUEST_ARCHES_MK)
 guest-bins: $(GUEST_BINS)
+else ifneq ($(GUEST_ARCHES_TRIED),)
+# made once and still missing (make -n makes nothing): never again
+guest-bins:
+	@echo "$(GUEST_ARCHES_MK) was not made: no guest binary to build" >&2; exit 1
+$(B)/guest/%: guest-bins ;
 else
 guest-bins: $(GUEST_ARCHES_MK)
-	+@$(MAKE) --no-print-directory guest-bins
+	+@$(MAKE) --no-print-directory guest-bins GUEST_ARCHES_TRIED=1
 $(B)/guest/%: guest-bins
-	+@$(MAKE) -s --no-print-directory $@
+	+@$(MAKE) -s --no-print-directory $@ GUEST_ARCHES_TRIED=1
 endif
 
 $(GUEST_BINS): $(GUEST_SRCS) $(GUEST_HDRS) guest-tests/build.mk
