@@ -6,9 +6,13 @@
 # when every planned cell is cached, against make -q on this tree, into
 # build/bench/noop.{json,md}:
 #   make bench-noop [NOOP_ARGS="--repeat 9"]
+# The whole matrix's no-op measured as one selection, on the matrix's own
+# shape laid with the stand-in kernel (bench/noop-full, minutes), into
+# build/bench/noop-full/:
+#   make bench-noop-full [NOOP_ARGS=...]
 # check-bench runs both scripts on a stand-in kernel (seconds, no times
 # asserted) so the benchmarks themselves stay working.
-.PHONY: bench bench-quick bench-noop check-bench
+.PHONY: bench bench-quick bench-noop bench-noop-full check-bench
 bench: setup all
 	bench/bench $(BENCH_ARGS)
 
@@ -17,6 +21,9 @@ bench-quick: setup all
 
 bench-noop: all
 	bench/noop $(NOOP_ARGS)
+
+bench-noop-full: all
+	bench/noop-full $(NOOP_ARGS)
 
 CHECK_HOST += check-bench
 check-bench: all

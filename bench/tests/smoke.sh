@@ -15,53 +15,13 @@ chmod 755 "$tmp"
 trap '[ -n "${SMOKE_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 real_cache=${KMATRIX_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kmatrix}
 
-# The stand-in tree: the last series patch changes a .c file, as the
-# benchmark's incremental edit needs; objects are compiled with make's
-# $(CC), which kmatrix sets to ccache and the naive reference to gcc.
-src=$tmp/src/linux-source-9.9
-mkdir -p "$src/kernel" "$src/include/uapi/linux" "$src/scripts/kconfig"
-cat >"$src/Makefile" <<'MK'
-O ?= .
-OBJS := $(patsubst %.c,$(O)/%.o,$(wildcard kernel/*.c))
-tinyconfig:
-	@mkdir -p $(O) && echo CONFIG_TINY=y >$(O)/.config
-olddefconfig:
-	@true
-bzImage Image: $(O)/vmlinux
-	@mkdir -p $(O)/arch/x86/boot $(O)/arch/arm64/boot
-	@cp $< $(O)/arch/x86/boot/bzImage && cp $< $(O)/arch/arm64/boot/Image
-$(O)/vmlinux: $(OBJS)
-	@cat $^ >$@
-$(O)/%.o: %.c include/uapi/linux/resource.h
-	@mkdir -p $(dir $@) && echo "  CC      $*.o" && $(CC) -c -o $@ $<
-MK
-cat >"$src/scripts/kconfig/merge_config.sh" <<'SH'
-#!/bin/sh
-# -m -O DIR CONFIG FRAGMENT
-cat "$5" >>"$4"
-SH
-chmod +x "$src/scripts/kconfig/merge_config.sh"
-printf '#define RLIM_NLIMITS 13\n' >"$src/include/uapi/linux/resource.h"
-printf 'int sys_a(void) { return 1; }\n' >"$src/kernel/sys.c"
-printf 'int sched_b(void) { return 2; }\n' >"$src/kernel/core.c"
-git -C "$src" init -q
-git -C "$src" add -A
-commit() { git -C "$src" -c user.name=Dev -c user.email=dev@invalid commit -qam "$1"; }
-commit "stock"
-printf '#define RLIM_NLIMITS 12\n' >"$src/include/uapi/linux/resource.h"
-commit "baseline: no rlimits 13 and 14"
-printf '#define RLIM_NLIMITS 15\n' >"$src/include/uapi/linux/resource.h"
-commit "resource: add RLIMIT_NICE and RLIMIT_RTPRIO"
-printf 'int sched_b(void) { return 3; }\n' >"$src/kernel/core.c"
-commit "sched: let RLIMIT_RTPRIO grant realtime policies"
-mkdir -p "$tmp/baseline" "$tmp/series"
-git -C "$src" format-patch -q -o "$tmp/baseline" HEAD~3..HEAD~2
-git -C "$src" format-patch -q -o "$tmp/series" HEAD~2..HEAD
-printf 'uapi %s\nrtprio %s\n' "$(cd "$tmp/series" && ls 0001-*)" \
-	"$(cd "$tmp/series" && ls 0002-*)" >"$tmp/series/order"
-git -C "$src" checkout -q HEAD~3
-rm -rf "$src/.git"
-tar -C "$tmp/src" -cJf "$tmp/linux-source-9.9.tar.xz" linux-source-9.9
+# The stand-in kernel (bench/standin): the last series patch changes a .c
+# file, as the benchmark's incremental edit needs; objects are compiled
+# with make's $(CC), which kmatrix sets to ccache and the naive reference
+# to gcc.
+# shellcheck source=../standin
+. "$top/bench/standin"
+standin_kernel "$tmp" 9.9 uapi rtprio
 
 # coreutils stands in for the package: installed everywhere, with a version.
 cat >"$tmp/matrix.conf" <<CONF
@@ -77,15 +37,7 @@ baseline=$tmp/baseline
 series=$tmp/series
 CONF
 
-mkdir -p "$tmp/bin"
-for q in qemu-system-x86_64 qemu-system-aarch64; do
-	cat >"$tmp/bin/$q" <<'SH'
-#!/bin/sh
-sleep 1
-printf 'Linux version 9.9\nKMATRIX-INIT-START\nTAP version 13\n1..1\nok 1 stand_in\nKMATRIX-DONE rc=0\n'
-SH
-	chmod +x "$tmp/bin/$q"
-done
+standin_qemu "$tmp/bin" 1
 
 mkdir -p "$tmp/cache"
 ln -s "$real_cache/guest-debs" "$tmp/cache/guest-debs"
