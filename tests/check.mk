@@ -9,20 +9,22 @@
 # build/check/<lane>.log).  A lane makes its suites one after another, as a
 # serial make check did, which left a core idle through the host tests and
 # the single-threaded QEMU boots.
-#   host:  what needs no kernel, beside check-e2e
+#   host:  the single-threaded checks that need no kernel, beside check-e2e
 #   e2e:   check-e2e, which lays and builds what the other lanes start from
 #   cache: the suites that run kmatrix on the kmatrix cache or read the
 #          trees and results check-e2e left there (a cache's lock admits
-#          one kmatrix), then check-ci's jobs and check-mutants-quick (caches
-#          of their own); check-patches last, so that on a fresh machine
-#          the trees the suites lay are checked
-#   own:   the suites whose own caches they damage on purpose (faults,
-#          chaos), after check-e2e has filled the shared ccache
+#          one kmatrix), then those with caches of their own (check-ci's
+#          jobs, check-mutants-quick, check-chaos) and the fuzzing, which
+#          takes both cores and would slow check-e2e; check-patches last,
+#          so that on a fresh machine the trees the suites lay are checked
+#   own:   check-faults, the longest suite, on a cache of its own that it
+#          damages on purpose, after check-e2e has filled the shared ccache
 # Directories add their checks to a lane (CHECK_HOST += ...).
-CHECK_HOST := check-man check-unit check-unit-san check-fuzz
+CHECK_HOST := check-man check-unit check-unit-san
 CHECK_E2E := check-e2e
-CHECK_CACHE := check-shard check-sandbox check-abi check-w1 check-ci check-mutants-quick check-patches
-CHECK_OWN := check-faults check-chaos
+CHECK_CACHE := check-shard check-sandbox check-abi check-w1 check-ci check-mutants-quick \
+	check-chaos check-fuzz check-patches
+CHECK_OWN := check-faults
 CHECK_LANES := host e2e cache own
 
 check: setup all
