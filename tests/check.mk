@@ -35,12 +35,10 @@ check-lane-cache check-lane-own: check-lane-e2e
 $(CHECK_LANES:%=check-lane-%): check-lane-%:
 	@MAKE="$(MAKE)" tests/lib/lane $* $(CHECK_$(shell echo $* | tr a-z A-Z))
 
-# Before the kernels, the fast reliability checks: the unit tests again
-# under ASan and UBSan (check-unit-san, tests/sanitize.mk), then each fuzz
-# target's seeds and reproducers replayed and FUZZ_CHECK_SECONDS (30) of
-# fuzzing (check-fuzz, fuzz/build.mk).  Measured here at load 4 to 7:
-# check-unit-san 206 s without check-port, check-fuzz 193 s after a 42 s
-# build.
+# The reliability checks that need no kernel: the unit tests again under
+# ASan and UBSan (check-unit-san, tests/sanitize.mk), and each fuzz
+# target's seeds and reproducers replayed, then FUZZ_CHECK_SECONDS (30) of
+# fuzzing (check-fuzz, fuzz/build.mk).  Their times: build/check/times.tsv.
 
 # Each suite script runs under tests/lib/run-suite, which fails it when
 # bash reported an error in it (a suite cut short by a shell error must not
@@ -131,8 +129,7 @@ check-mutants-quick: all
 # and guest-debs shared).  Root is
 # needed for the full-disk case (a tmpfs in a private mount namespace).
 # One or more cases by name: make check-faults FAULTS="panic hang"
-# Measured here on an idle machine: 710 s with its cache warm (every case
-# rebuilds or reboots only its faulted cell).
+# With its cache warm, every case rebuilds or reboots only its faulted cell.
 FAULTS ?=
 check-faults: all
 	$(RUN_SUITE) tests/faults/run.sh $(FAULTS)
@@ -149,9 +146,7 @@ check-faults: all
 # ($CHAOS_CACHE, else <kmatrix cache>-chaos; ccache and guest-debs shared),
 # since the lay kills remove its tree.  A longer run: make check-chaos CHAOS_N=50
 # Its uninterrupted run starts from check-e2e's results for the same two
-# cells (reused when their keys match).  Measured here at load 5 to 9 (a
-# matrix run beside it): 767 s and 919 s for the 7 kills, its
-# uninterrupted run cached; cold, in the cold make check: 666 s.
+# cells (reused when their keys match).
 CHAOS_N ?= 7
 check-chaos: all
 	CHAOS_N=$(CHAOS_N) $(RUN_SUITE) tests/chaos/run.sh
