@@ -70,19 +70,30 @@ static char *real_location(const char *path)
 	return out;
 }
 
-gboolean cache_path_allowed(const char *path, const char *top, GError **err)
+gboolean cache_path_under(const char *path, const char *dir)
 {
 	char *p = real_location(path);
-	char *t = real_location(top);
-	size_t tl = strlen(t);
-	gboolean inside = strncmp(p, t, tl) == 0 &&
-			  (p[tl] == '/' || p[tl] == '\0');
+	char *d = real_location(dir);
+	size_t n = strlen(d);
+	gboolean under = strncmp(p, d, n) == 0 && (p[n] == '/' || p[n] == '\0');
 
-	if (inside)
+	g_free(p);
+	g_free(d);
+	return under;
+}
+
+gboolean cache_path_allowed(const char *path, const char *top, GError **err)
+{
+	gboolean inside = cache_path_under(path, top);
+
+	if (inside) {
+		char *p = real_location(path), *t = real_location(top);
+
 		g_set_error(err, G_FILE_ERROR, G_FILE_ERROR_INVAL,
 			    "%s is inside the project repository %s: kernel trees, build directories, the cache and results must live outside it",
 			    p, t);
-	g_free(p);
-	g_free(t);
+		g_free(p);
+		g_free(t);
+	}
 	return !inside;
 }

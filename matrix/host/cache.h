@@ -16,6 +16,9 @@ char *cache_results_dir(const char *cache, const char *opt);
  */
 char *cache_project_top(void);
 
+/* Is @path @dir or below it, symlinks resolved in both? */
+gboolean cache_path_under(const char *path, const char *dir);
+
 /*
  * Refuse a path inside the project repository (symlinks resolved), so that
  * a kernel tree or a build directory can never be committed by accident.

@@ -7,12 +7,12 @@
  * boots as if the kernel did not boot.  Neither may become a verdict.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "builddir.h"
+#include "cache.h"
 #include "cell.h"
 #include "key.h"
 #include "run.h"
@@ -259,18 +259,11 @@ static int remove_inside(const struct cell *c, const char *rel)
 {
 	char *p = g_build_filename(c->build_dir, rel, NULL);
 	char *parent = g_path_get_dirname(p);
-	char *real_dir = realpath(c->build_dir, NULL);
-	char *real_parent = realpath(parent, NULL);
-	size_t n = real_dir ? strlen(real_dir) : 0;
 	struct stat st;
 	int rc = -1;
 
-	if (real_dir && real_parent && !strncmp(real_parent, real_dir, n) &&
-	    (real_parent[n] == '/' || !real_parent[n]) &&
-	    lstat(p, &st) == 0 && S_ISREG(st.st_mode))
+	if (cache_path_under(parent, c->build_dir) && lstat(p, &st) == 0 && S_ISREG(st.st_mode))
 		rc = unlink(p);
-	free(real_parent);
-	free(real_dir);
 	g_free(parent);
 	g_free(p);
 	return rc;
